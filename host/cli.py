@@ -1,0 +1,64 @@
+"""The `draughtsboard` command.
+
+Each sub-command lives in its own module under `host/commands/`, which exposes
+`register(subparsers)`; this module only assembles them and turns expected
+failures into one line on stderr with exit status 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from host.errors import UserError
+
+# Sub-command modules, in the order `--help` lists them.
+COMMAND_MODULES = (
+    "host.commands.play",
+    "host.commands.perft",
+    "host.commands.moves",
+    "host.commands.check_game",
+    "host.commands.replay",
+    "host.commands.selftest",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="draughtsboard",
+        description="A draughts board that knows the rules: play, check games, drive the board.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:  # command not written yet
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as error:
+        print(f"draughtsboard: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error for the user.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `draughtsboard` sub-command; each exposes `register(subparsers)`."""
