@@ -60,6 +60,7 @@ class PdnGame:
     moves: list[MoveToken] = field(default_factory=list)
     result: str | None = None
     comments: list[str] = field(default_factory=list)
+    tag_places: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (line, column)
 
     def tag(self, *names: str) -> str | None:
         """The first of `names` present, case-insensitively (files vary: `FEN`, `Fen`)."""
@@ -68,6 +69,14 @@ class PdnGame:
             if name.lower() in lowered:
                 return lowered[name.lower()]
         return None
+
+    def tag_error(self, name: str, message: str) -> PdnError:
+        """A `PdnError` pointing at tag `name` (e.g. an unreadable FEN)."""
+        line, column = next(
+            (place for key, place in self.tag_places.items() if key.lower() == name.lower()),
+            (self.line, 1),
+        )
+        return PdnError(message, self.index, line, column)
 
     def result_tag(self) -> str | None:
         """The result the file claims: `Result`, or Italian `Risultato`, normalised."""
@@ -139,7 +148,9 @@ class _Parser:
                 if self.current is not None and (self.current.moves or self.current.result):
                     self._finish()  # a tag after movetext: the terminator was left out
                 name, value = token.value  # type: ignore[misc]
-                self._game(token).tags[name] = value
+                game = self._game(token)
+                game.tags[name] = value
+                game.tag_places[name] = (token.line, token.column)
             elif token.kind is Kind.MOVE:
                 self._game(token).moves.append(
                     MoveToken(str(token.value), token.line, token.column)

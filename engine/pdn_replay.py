@@ -1,0 +1,187 @@
+"""Replaying a PDN game through the rules: which variant, which start, which moves.
+
+A file does not always say which variant it records (the Italian archive has
+no GameType; old English files neither), so the variant is, in order: the
+one the caller names, the GameType tag, or inferred by replaying the game in
+each variant that fits the board and notation and taking the first in which
+every move is legal. The first illegal move stops the replay and is reported
+with its ply, text, place in the file and the engine's reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine import EngineError, Game, IllegalMoveError, Move, Outcome, Position, Variant
+from engine import get_variant as _get_variant
+from engine.pdn import PdnGame
+from engine.pdn_fen import FenTagError, fen_squares, normalise_fen_tag
+
+__all__ = ["DECISIVE", "Replay", "candidate_variants", "replay_game", "result_from_outcome"]
+
+# Inference orders. Numeric 8x8: the variants whose official notation is
+# numeric first (English is by far the most common numeric file), Brazilian
+# and Russian read numbers too; Portuguese and Spanish move alike, so a game
+# legal in one is legal in the other and the first wins; Pool last (an
+# English game is rarely legal in Pool, whose men capture backwards).
+NUMERIC_8X8 = ("english", "italian", "brazilian", "russian", "portuguese", "spanish", "pool")
+ALGEBRAIC_8X8 = ("brazilian", "russian")
+TEN_BY_TEN = ("international",)
+
+# Result texts mapped to who won, for comparing with the engine's outcome.
+DECISIVE = {"1-0": "W", "2-0": "W", "0-1": "B", "0-2": "B"}
+DRAWS = frozenset({"1/2-1/2", "1-1"})
+# Tag names only the Italian federation's files use; Cyrillic text hints Russian.
+_ITALIAN_TAGS = frozenset({"bianco", "nero", "risultato", "dati", "anno", "evento", "luogo"})
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+@dataclass
+class Replay:
+    """What replaying one game found. `error` is None when every move is legal."""
+
+    game: PdnGame
+    variant: Variant
+    inferred: bool
+    start_fen: str
+    moves: list[Move]
+    final_fen: str
+    outcome: Outcome | None
+    outcome_ply: int | None  # ply after which the engine first found the game over
+    error: str | None = None
+    error_ply: int | None = None
+    error_move: str | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.error is None
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+def result_from_outcome(outcome: Outcome | None) -> str | None:
+    """`1-0`, `0-1` or `1/2-1/2` for a finished game, None while it is live."""
+    if outcome is None:
+        return None
+    return {"W": "1-0", "B": "0-1"}.get(outcome.winner or "", "1/2-1/2")
+
+
+def get_variant(name: str) -> Variant:
+    """`engine.get_variant`, re-exported so callers need only this module."""
+    return _get_variant(name)
+
+
+def candidate_variants(game: PdnGame) -> list[Variant]:
+    """The variants worth trying for a game without a GameType, most likely first."""
+    texts = [move.text for move in game.moves]
+    fen = game.tag("FEN") or ""
+    numbers = [int(n) for text in texts for n in re.findall(r"\d+", text)]
+    numbers += fen_squares(fen) if fen else []
+    algebraic = any(re.search(r"[a-wyz]", text) for text in texts)
+    ten_algebraic = any(re.search(r"[ij]\d|[a-j](?:9|10)(?!\d)", text) for text in texts)
+    if any(n > 32 for n in numbers) or ten_algebraic:
+        names: tuple[str, ...] = TEN_BY_TEN
+    elif algebraic:
+        names = ALGEBRAIC_8X8
+    elif texts:
+        names = NUMERIC_8X8
+    else:  # a position without moves: the home variant, then the rest
+        names = ("brazilian", *[n for n in NUMERIC_8X8 if n != "brazilian"])
+    return [get_variant(name) for name in _hinted(game, names)]
+
+
+def _hinted(game: PdnGame, names: tuple[str, ...]) -> list[str]:
+    """Move a variant the tags point to (Italian tag names, Cyrillic text) to the front."""
+    order = list(names)
+    tag_text = " ".join([*game.tags.keys(), *game.tags.values()])
+    hints = []
+    if {key.lower() for key in game.tags} & _ITALIAN_TAGS:
+        hints.append("italian")
+    if _CYRILLIC.search(tag_text):
+        hints.append("russian")
+    for hint in reversed(hints):
+        if hint in order:
+            order.remove(hint)
+            order.insert(0, hint)
+    return order
+
+
+def replay_game(game: PdnGame, variant: Variant | None = None) -> Replay:
+    """Replay `game`; `variant` forces the rules, else GameType, else inference.
+
+    Raises `PdnError` (pointing at the tag) for a GameType naming no supported
+    variant or a FEN tag that cannot be read: those make the game unreadable,
+    unlike an illegal move, which is a finding about the game.
+    """
+    inferred = False
+    if variant is not None:
+        candidates = [variant]
+    elif (game_type := game.tag("GameType")) is not None:
+        try:
+            candidates = [get_variant(game_type.strip())]
+        except EngineError as error:
+            raise game.tag_error("GameType", str(error)) from None
+    else:
+        candidates, inferred = candidate_variants(game), True
+    best: Replay | None = None
+    for candidate in candidates:
+        for start in _starts(game, candidate):
+            attempt = _replay_from(game, candidate, start, inferred)
+            if attempt.legal:
+                return attempt
+            if best is None or attempt.plies > best.plies:
+                best = attempt
+    assert best is not None  # candidates and starts are never empty
+    return best
+
+
+def _starts(game: PdnGame, variant: Variant) -> list[Position]:
+    """Start positions to try: the FEN tag (both sides if it says `?`) or the initial one."""
+    fen = game.tag("FEN")
+    if fen is None or not fen.strip():
+        return [variant.initial_position()]
+    try:
+        texts = normalise_fen_tag(fen, variant, variant.first_to_move)
+        return [Position.from_fen(text, variant) for text in texts]
+    except (FenTagError, EngineError, ValueError) as error:
+        raise game.tag_error("FEN", f"FEN tag unreadable as {variant.name}: {error}") from None
+
+
+def _replay_from(game: PdnGame, variant: Variant, start: Position, inferred: bool) -> Replay:
+    board = Game(variant, start)
+    outcome: Outcome | None = None
+    outcome_ply: int | None = None
+    replay = Replay(game, variant, inferred, start.fen(), [], start.fen(), None, None)
+    for token in game.moves:
+        ply = len(replay.moves) + 1
+        try:
+            move = board.position.parse_move(token.text)
+            board.push(move)
+        except (IllegalMoveError, EngineError, ValueError) as error:
+            replay.error_ply, replay.error_move = ply, token.text
+            replay.error = (
+                f"ply {ply} ({_move_label(start, board.position, variant, ply)} {token.text}, "
+                f"line {token.line}, column {token.column}): {_reason(error)}"
+            )
+            break
+        replay.moves.append(move)
+        if outcome is None and (outcome := board.outcome()) is not None:
+            outcome_ply = ply
+    replay.final_fen = board.fen()
+    replay.outcome = outcome if outcome is not None else board.outcome()
+    replay.outcome_ply = outcome_ply
+    return replay
+
+
+def _move_label(start: Position, now: Position, variant: Variant, ply: int) -> str:
+    """`12.` or `12...` for the move at `ply`, numbered as the file numbers it."""
+    number = (ply + 1) // 2 if start.turn == variant.first_to_move else ply // 2 + 1
+    return f"{number}." if now.turn == variant.first_to_move else f"{number}..."
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).strip()
+    return text or type(error).__name__
