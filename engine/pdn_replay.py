@@ -61,12 +61,53 @@ class Replay:
     def plies(self) -> int:
         return len(self.moves)
 
+    @property
+    def engine_result(self) -> str | None:
+        """The engine's verdict as a result text, None while the game is live."""
+        return result_from_outcome(self.outcome)
+
+    @property
+    def claimed_result(self) -> str | None:
+        """What the file says: the Result (or Risultato) tag, else the terminator."""
+        tag = self.game.result_tag()
+        if tag not in (None, "*", "?"):
+            return tag
+        return self.game.result if self.game.result not in (None, "*") else tag
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the claimed result is consistent with the replay.
+
+        Never for a game with an illegal move. When the engine finds the game
+        over, the claim must be that very result (`2-0`/`0-2`/`1-1` count as
+        win/loss/draw). When the position is live, the game ended off the
+        board (resignation, agreed draw, time, adjudication), so any win, loss
+        or draw agrees, and so does `*` or no result at all; only an unknown
+        result text does not.
+        """
+        if not self.legal:
+            return False
+        claimed = _normalise(self.claimed_result)
+        if self.engine_result is not None:
+            return claimed == self.engine_result
+        return claimed in {None, "*", "1-0", "0-1", "1/2-1/2", "0-0"}
+
 
 def result_from_outcome(outcome: Outcome | None) -> str | None:
     """`1-0`, `0-1` or `1/2-1/2` for a finished game, None while it is live."""
     if outcome is None:
         return None
     return {"W": "1-0", "B": "0-1"}.get(outcome.winner or "", "1/2-1/2")
+
+
+def _normalise(result: str | None) -> str | None:
+    """Map FMJD match points to plain results: `2-0` -> `1-0`, `1-1` -> `1/2-1/2`."""
+    if result is None:
+        return None
+    result = result.replace(" ", "")
+    if result in DECISIVE:
+        return "1-0" if DECISIVE[result] == "W" else "0-1"
+    return "1/2-1/2" if result in DRAWS else result
 
 
 def get_variant(name: str) -> Variant:
