@@ -1,0 +1,135 @@
+"""Move text: read every common form, write the variant's official one.
+
+Written: numeric (`32-28`, `28x19`) or algebraic (`c3-d4`, `c3xe5`) by
+variant; the full landing path (`10x19x26`) only where origin and destination
+alone would name more than one legal move. Read: numeric or algebraic
+squares separated by `-`, `x` or `:` (or nothing: `a3b4`), any subset of the
+landing squares of a capture in order, and the short algebraic form (`ab4`:
+file of origin and destination) used in Russian and Brazilian books.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.position import IllegalMoveError, Move, Position
+
+_SHORT = re.compile(r"^([a-j])([a-j])(\d{1,2})$")
+_TOKEN = re.compile(r"\d+|[a-j]\d{1,2}|[-x:]")
+
+
+def square_text(position: Position, square: int) -> str:
+    variant = position.variant
+    return variant.square_name(square) if variant.notation == "algebraic" else str(square)
+
+
+def move_text(position: Position, move: Move) -> str:
+    legal = position.legal_moves()
+    if move not in legal:
+        raise IllegalMoveError(f"{move!r} is not legal in {position.fen()}")
+
+    def name(square: int) -> str:
+        return square_text(position, square)
+
+    if not move.captures:
+        return f"{name(move.origin)}-{name(move.destination)}"
+    ambiguous = any(
+        m.origin == move.origin and m.destination == move.destination and m != move for m in legal
+    )
+    squares = (move.origin, *move.path) if ambiguous else (move.origin, move.destination)
+    return "x".join(name(s) for s in squares)
+
+
+def parse_move(position: Position, text: str) -> Move:
+    """The legal move `text` names; IllegalMoveError saying why if none or several."""
+    variant = position.variant
+    raw = text.strip()
+    cleaned = raw.lower().replace(" ", "").rstrip("!?+#*")
+    if not cleaned:
+        raise IllegalMoveError("empty move")
+    legal = position.legal_moves()
+    short = _SHORT.match(cleaned)
+    if short:
+        from_file, to_file, rank = short.groups()
+        destination = variant.square_from_name(to_file + rank)
+        if destination is None:
+            raise IllegalMoveError(f"{raw}: {to_file}{rank} is not a dark square")
+        matches = [
+            m for m in legal
+            if m.destination == destination and variant.square_name(m.origin)[0] == from_file
+        ]
+        return _one(position, raw, matches, legal)
+
+    tokens = _TOKEN.findall(cleaned)
+    if "".join(tokens) != cleaned:
+        raise IllegalMoveError(f"cannot read move {raw!r}")
+    squares = []
+    for token in tokens:
+        if token in "-x:":
+            continue
+        if token.isdigit():
+            number = int(token)
+            if not 1 <= number <= variant.num_squares:
+                raise IllegalMoveError(f"{raw}: there is no square {number}")
+            squares.append(number)
+        else:
+            square = variant.square_from_name(token)
+            if square is None:
+                raise IllegalMoveError(f"{raw}: {token} is not a dark square")
+            squares.append(square)
+    if len(squares) < 2:
+        raise IllegalMoveError(f"cannot read move {raw!r}: it needs a origin and a destination")
+    origin, *via, destination = squares
+    matches = [
+        m for m in legal
+        if m.origin == origin and m.destination == destination
+        and (not via or any(_follows(path, via) for path in m.paths))
+    ]
+    if not matches:
+        raise IllegalMoveError(f"{raw}: {explain(position, origin, destination)}")
+    return _one(position, raw, matches, legal)
+
+
+def _follows(path: tuple[int, ...], via: list[int]) -> bool:
+    """Whether the squares `via` appear in order among the landings of `path`."""
+    landings = iter(path[:-1])
+    return all(any(square == landing for landing in landings) for square in via)
+
+
+def _one(position: Position, raw: str, matches: list[Move], legal: list[Move]) -> Move:
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise IllegalMoveError(f"{raw} is not a legal move here")
+    options = ", ".join(move_text(position, m) for m in matches)
+    raise IllegalMoveError(f"{raw} is ambiguous: it could be {options}")
+
+
+def explain(position: Position, origin: int, destination: int) -> str:
+    """Why no legal move goes from `origin` to `destination`, in words for a player."""
+    colour_name = {"W": "White", "B": "Black"}
+    piece = position.piece_at(origin)
+    mover = colour_name[position.turn]
+    if piece is None:
+        return f"there is no piece on {square_text(position, origin)}"
+    if piece.color != position.turn:
+        return (f"{square_text(position, origin)} holds a {colour_name[piece.color]} piece "
+                f"and it is {mover}'s turn")
+    legal = position.legal_moves()
+    if not legal:
+        return f"{mover} has no legal move"
+    if legal[0].is_capture:
+        takes = ", ".join(sorted({move_text(position, m) for m in legal}))
+        if position.variant.capture_rule == "free":
+            return f"capture is mandatory: {takes}"
+        most = max(len(m.captures) for m in legal)
+        pieces = "piece" if most == 1 else "pieces"
+        return f"capture is mandatory, taking the most pieces ({most} {pieces}): {takes}"
+    if position.piece_at(destination) is not None:
+        return f"{square_text(position, destination)} is occupied"
+    own = [m for m in legal if m.origin == origin]
+    if not own:
+        return f"the piece on {square_text(position, origin)} cannot move"
+    targets = ", ".join(square_text(position, m.destination) for m in own)
+    return (f"the piece on {square_text(position, origin)} cannot go to "
+            f"{square_text(position, destination)}; it can go to {targets}")

@@ -1,0 +1,226 @@
+"""Positions (immutable bitboards), pieces and moves in the variant's numbering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.movegen import RawMove, generator_for, unique_moves
+from engine.variant import BLACK, WHITE, Variant
+
+
+class EngineError(ValueError):
+    """Base class of the engine's errors about input (FEN, moves, PDN)."""
+
+
+class FenError(EngineError):
+    """A FEN string that cannot be read; the message says where and why."""
+
+
+class IllegalMoveError(EngineError):
+    """A move that is not legal here; the message says why, for a player."""
+
+
+class Piece(NamedTuple):
+    color: str  # "W" or "B"
+    king: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Move:
+    """A move in the variant's numbering.
+
+    Two moves are equal when they agree on origin, destination and the set of
+    captured squares (the FMJD convention); `paths` lists every landing path
+    that makes this same move.
+    """
+
+    origin: int
+    destination: int
+    captures: frozenset[int]
+    path: tuple[int, ...]
+    paths: tuple[tuple[int, ...], ...] = field(default=())
+    promotes: bool = False
+    captured_order: tuple[int, ...] = ()
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captures)
+
+    def _key(self) -> tuple[int, int, frozenset[int]]:
+        return (self.origin, self.destination, self.captures)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        sep = "x" if self.captures else "-"
+        return f"<Move {sep.join(map(str, (self.origin, *self.path)))}>"
+
+
+class Position:
+    """A board and the side to move. Immutable; `play` returns a new one.
+
+    Pieces are three bitboards (`white`, `black`, `kings`) in the engine's
+    inner bit layout (see `engine.geometry`); the public methods speak the
+    variant's square numbers.
+    """
+
+    __slots__ = ("variant", "white", "black", "kings", "turn", "_legal")
+
+    def __init__(self, variant: Variant, white: int, black: int, kings: int, turn: str) -> None:
+        self.variant = variant
+        self.white = white
+        self.black = black
+        self.kings = kings
+        self.turn = turn
+        self._legal: list[Move] | None = None
+
+    # --------------------------------------------------------------- identity
+    @property
+    def key(self) -> tuple[int, int, int, str]:
+        """Exact identity of the position (used for repetition: no collisions)."""
+        return (self.white, self.black, self.kings, self.turn)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and other.variant is self.variant
+            and other.key == self.key
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Position({self.variant.name}, {self.fen()!r})"
+
+    # ----------------------------------------------------------------- pieces
+    def _own_opp(self) -> tuple[int, int]:
+        return (self.white, self.black) if self.turn == WHITE else (self.black, self.white)
+
+    def piece_at(self, square: int) -> Piece | None:
+        bit = 1 << self.variant.square_to_bit[square]
+        if self.white & bit:
+            return Piece(WHITE, bool(self.kings & bit))
+        if self.black & bit:
+            return Piece(BLACK, bool(self.kings & bit))
+        return None
+
+    def pieces(self) -> dict[int, Piece]:
+        result = {}
+        to_square = self.variant.bit_to_square
+        for color, mask in ((WHITE, self.white), (BLACK, self.black)):
+            while mask:
+                low = mask & -mask
+                bit = low.bit_length() - 1
+                result[to_square[bit]] = Piece(color, bool(self.kings & low))
+                mask ^= low
+        return dict(sorted(result.items()))
+
+    def occupied(self) -> frozenset[int]:
+        return frozenset(self.pieces())
+
+    def count(self, color: str) -> tuple[int, int]:
+        """(kings, men) of `color`."""
+        mask = self.white if color == WHITE else self.black
+        kings = (mask & self.kings).bit_count()
+        return kings, mask.bit_count() - kings
+
+    # ------------------------------------------------------------------ moves
+    def raw_moves(self, paths: bool = False) -> list[RawMove]:
+        own, opp = self._own_opp()
+        return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, paths)
+
+    def legal_moves(self) -> list[Move]:
+        """One move per (origin, destination, captured set), every path kept in `paths`."""
+        if self._legal is None:
+            raw = self.raw_moves(paths=True)
+            grouped: dict[tuple[int, int, int], list[RawMove]] = {}
+            for r in raw:
+                grouped.setdefault((r[0], r[1], r[2]), []).append(r)
+            self._legal = [self._to_move(group[0], group) for group in grouped.values()]
+        return list(self._legal)
+
+    def legal_paths(self) -> list[Move]:
+        """One move per distinct capture path (quiet moves once each)."""
+        return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
+
+    def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
+        to_square = self.variant.bit_to_square
+        origin, destination, captured, king_after, path, order = raw
+        was_king = bool(self.kings >> origin & 1)
+        return Move(
+            origin=to_square[origin],
+            destination=to_square[destination],
+            captures=frozenset(to_square[b] for b in order),
+            path=tuple(to_square[b] for b in path),
+            paths=tuple(tuple(to_square[b] for b in g[4]) for g in group),
+            promotes=king_after and not was_king,
+            captured_order=tuple(to_square[b] for b in order),
+        )
+
+    def play(self, move: Move) -> Position:
+        """The position after `move`, which must be legal here."""
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move!r} is not legal in {self.fen()}")
+        bits = self.variant.square_to_bit
+        captured = 0
+        for square in move.captures:
+            captured |= 1 << bits[square]
+        return self.play_raw((bits[move.origin], bits[move.destination], captured,
+                              move.promotes or bool(self.kings >> bits[move.origin] & 1)))
+
+    def play_raw(self, raw: tuple) -> Position:
+        """Apply a raw move tuple (origin, destination, captured, king_after, ...)."""
+        origin, destination, captured, king_after = raw[0], raw[1], raw[2], raw[3]
+        shift = (1 << origin) ^ (1 << destination)
+        white, black = self.white, self.black
+        if self.turn == WHITE:
+            white ^= shift
+            black &= ~captured
+            turn = BLACK
+        else:
+            black ^= shift
+            white &= ~captured
+            turn = WHITE
+        kings = self.kings & ~(captured | 1 << origin)
+        if king_after:
+            kings |= 1 << destination
+        return Position(self.variant, white, black, kings, turn)
+
+    # -------------------------------------------------------------- notation
+    def move_text(self, move: Move) -> str:
+        from engine.notation import move_text
+
+        return move_text(self, move)
+
+    def parse_move(self, text: str) -> Move:
+        from engine.notation import parse_move
+
+        return parse_move(self, text)
+
+    def fen(self) -> str:
+        from engine.fen import write_fen
+
+        return write_fen(self)
+
+    @classmethod
+    def from_fen(cls, text: str, variant: Variant) -> Position:
+        from engine.fen import read_fen
+
+        return read_fen(text, variant)
+
+
+__all__ = [
+    "EngineError",
+    "FenError",
+    "IllegalMoveError",
+    "Move",
+    "Piece",
+    "Position",
+    "unique_moves",
+]
