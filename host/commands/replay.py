@@ -1,0 +1,75 @@
+"""`draughtsboard replay`: run a recorded sensor stream through the recogniser.
+
+Prints one JSON line per committed move and result (and, with `--leds`, per
+LED frame change), so checks and bug reports can drive the exact recogniser
+the board runs, with no hardware and a simulated clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from engine import FenError, UnknownVariantError, get_variant
+from host.errors import UserError
+from host.replay import replay
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a recorded sensor stream (JSON lines) and print the moves recognised",
+        description="Replay lift/place/occupied events through the move recogniser "
+        "on a simulated clock; prints JSON lines.",
+    )
+    parser.add_argument("--variant", required=True, help="rules variant, e.g. brazilian")
+    parser.add_argument("--fen", help="start position (default: the initial position)")
+    parser.add_argument("--events", required=True, help="event file, or - for stdin")
+    parser.add_argument("--leds", action="store_true", help="also print every LED frame change")
+    parser.add_argument(
+        "--notices",
+        action="store_true",
+        help="also print illegal-board, board-ok, crown and capture-mandatory events",
+    )
+    parser.add_argument(
+        "--hints", choices=("off", "captures", "full"), default="full", help="hint level"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        variant = get_variant(args.variant)
+    except UnknownVariantError as error:
+        raise UserError(str(error)) from None
+
+    def output(record: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    options = {
+        "fen": args.fen,
+        "leds": args.leds,
+        "notices": args.notices,
+        "hint_level": args.hints,
+    }
+    try:
+        if args.events == "-":
+            replay(variant, sys.stdin, output, **options)
+        else:
+            with _open(args.events) as handle:
+                replay(variant, handle, output, **options)
+    except FenError as error:
+        raise UserError(f"bad --fen: {error}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"events file {args.events} is not UTF-8 text") from None
+    sys.stdout.flush()
+    return 0
+
+
+def _open(path: str) -> TextIO:
+    try:
+        return open(path, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot read events file {path}: {error.strerror}") from None

@@ -1,0 +1,174 @@
+"""The game journal: every committed move on disk before anyone hears of it.
+
+JSON lines, one record per event, appended and fsync'd, so a power cut loses
+nothing that was announced. A torn last line (power lost mid-write) is ignored
+on reading. The journal holds the current game only; when a game ends (or is
+abandoned for a new one) its PDN goes to the games folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class JournalGame:
+    """What a journal says about one game: enough to rebuild it with the engine."""
+
+    variant: str
+    start_fen: str
+    started: str
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    result: str | None = None
+    reason: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Journal:
+    """Append-only, fsync'd record of the current game at `path`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def start(self, variant: str, start_fen: str, started: str | None = None) -> None:
+        """Begin a new game: atomically replace the file with a fresh header."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        header = {
+            "type": "game",
+            "variant": variant,
+            "fen": start_fen,
+            "started": started or datetime.now().isoformat(timespec="seconds"),
+        }
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(header) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path)
+        _fsync_dir(self.path.parent)
+
+    def _append(self, record: dict[str, Any]) -> None:
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def move(
+        self, ply: int, text: str, origin: int, destination: int, captures: list[int], fen: str
+    ) -> None:
+        self._append(
+            {
+                "type": "move",
+                "ply": ply,
+                "move": text,
+                "from": origin,
+                "to": destination,
+                "captures": sorted(captures),
+                "fen": fen,
+            }
+        )
+
+    def takeback(self, ply: int) -> None:
+        self._append({"type": "takeback", "ply": ply})
+
+    def end(self, result: str, reason: str) -> None:
+        self._append({"type": "end", "result": result, "reason": reason})
+
+    def read(self) -> JournalGame | None:
+        """The game on disk, or None if there is no readable journal."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+        game: JournalGame | None = None
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # torn write at power loss: only ever the last line
+            if not isinstance(record, dict):
+                continue
+            kind = record.get("type")
+            if kind == "game":
+                game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
+            elif game is None:
+                continue
+            elif kind == "move":
+                game.moves.append(record)
+            elif kind == "takeback" and game.moves:
+                game.moves.pop()
+            elif kind == "end":
+                game.result, game.reason = record.get("result"), record.get("reason")
+        return game
+
+
+def result_text(winner: str | None, variant_name: str) -> str:
+    """PDN result from the winner ("W", "B" or None for a draw); International scores 2-0."""
+    if variant_name == "international":
+        return {"W": "2-0", "B": "0-2"}.get(winner or "", "1-1")
+    return {"W": "1-0", "B": "0-1"}.get(winner or "", "1/2-1/2")
+
+
+def format_pdn(
+    tags: dict[str, str], move_texts: list[str], first_turn: str, first_number: int, result: str
+) -> str:
+    """A strict PDN game: tags, then numbered movetext wrapped at 80 columns."""
+    out = [f'[{key} "{value}"]' for key, value in tags.items()]
+    tokens: list[str] = []
+    number, turn = first_number, first_turn
+    for i, text in enumerate(move_texts):
+        if turn == "W":
+            tokens.append(f"{number}.")
+        elif i == 0:
+            tokens.append(f"{number}...")
+        tokens.append(text)
+        if turn == "B":
+            number += 1
+        turn = "B" if turn == "W" else "W"
+    tokens.append(result)
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > 80:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n"
+
+
+def write_pdn(games_dir: Path, stem: str, text: str) -> Path:
+    """Write `text` to a new file in `games_dir` (never overwriting) and fsync it."""
+    games_dir.mkdir(parents=True, exist_ok=True)
+    path = games_dir / f"{stem}.pdn"
+    n = 1
+    while path.exists():
+        n += 1
+        path = games_dir / f"{stem}-{n}.pdn"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    _fsync_dir(games_dir)
+    return path

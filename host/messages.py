@@ -1,0 +1,90 @@
+"""What the board says, in Portuguese (Brazil) and English.
+
+Texts are keyed by announcement kind so the console, speech and the future web
+page all say the same thing; `{placeholders}` are filled from the event.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "pt-BR": {
+        "move": "{side} jogou {move}.",
+        "capture-mandatory": "A captura é obrigatória.",
+        "illegal-board": "Tabuleiro incorreto. Corrija as casas acesas.",
+        "board-ok": "Tabuleiro correto. O jogo continua.",
+        "crown": "Coroe a pedra em {square}: ponha uma dama.",
+        "crown-confirmed": "Dama confirmada em {square}.",
+        "win": "{side} venceu: {reason}.",
+        "draw": "Empate: {reason}.",
+        "takeback": "Lance {move} desfeito.",
+        "new-game": "Novo jogo de {variant}. {side} começa.",
+        "resign": "{side} abandonou.",
+        "draw-agreed": "Empate por acordo.",
+        "disconnected": "Tabuleiro desconectado.",
+        "reconnected": "Tabuleiro reconectado.",
+        "resume-offer": "Jogo interrompido encontrado. Arrume as casas acesas para continuar.",
+        "resumed": "Jogo retomado. Vez das {side}.",
+        "nothing-to-take-back": "Não há lance para desfazer.",
+        "game-saved": "Partida salva em {path}.",
+    },
+    "en": {
+        "move": "{side} played {move}.",
+        "capture-mandatory": "Capture is mandatory.",
+        "illegal-board": "The board is wrong. Put the lit squares right.",
+        "board-ok": "The board is right again. Play on.",
+        "crown": "Crown the piece on {square}: stack a king.",
+        "crown-confirmed": "King confirmed on {square}.",
+        "win": "{side} wins: {reason}.",
+        "draw": "Draw: {reason}.",
+        "takeback": "Move {move} taken back.",
+        "new-game": "New {variant} game. {side} to move.",
+        "resign": "{side} resigns.",
+        "draw-agreed": "Draw agreed.",
+        "disconnected": "Board disconnected.",
+        "reconnected": "Board reconnected.",
+        "resume-offer": "An unfinished game was found. Put the lit squares right to continue.",
+        "resumed": "Game resumed. {side} to move.",
+        "nothing-to-take-back": "There is no move to take back.",
+        "game-saved": "Game saved to {path}.",
+    },
+}
+
+SIDES = {"pt-BR": {"W": "Brancas", "B": "Pretas"}, "en": {"W": "White", "B": "Black"}}
+
+REASONS = {
+    "pt-BR": {
+        "no-pieces": "o adversário não tem peças",
+        "no-moves": "o adversário não tem lances",
+        "threefold-repetition": "tripla repetição",
+        "no-progress": "lances sem progresso",
+        "endgame-limit": "limite de lances do final",
+        "resignation": "abandono",
+        "agreement": "acordo",
+    },
+    "en": {
+        "no-pieces": "the opponent has no pieces left",
+        "no-moves": "the opponent has no moves",
+        "threefold-repetition": "threefold repetition",
+        "no-progress": "too many moves without progress",
+        "endgame-limit": "endgame move limit",
+        "resignation": "resignation",
+        "agreement": "agreement",
+    },
+}
+
+
+def render(language: str, kind: str, params: dict[str, object]) -> str:
+    """The sentence for `kind` in `language`, with sides and reasons translated."""
+    table = MESSAGES.get(language, MESSAGES["en"])
+    values = dict(params)
+    side = values.get("side")
+    if isinstance(side, str) and side in SIDES[language]:
+        values["side"] = SIDES[language][side]
+    reason = values.get("reason")
+    if isinstance(reason, str):
+        values["reason"] = REASONS[language].get(reason, reason)
+    template = table.get(kind, kind)
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return template
