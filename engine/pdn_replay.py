@@ -11,11 +11,11 @@ with its ply, text, place in the file and the engine's reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine import EngineError, Game, IllegalMoveError, Move, Outcome, Position, Variant
 from engine import get_variant as _get_variant
-from engine.pdn import PdnGame
+from engine.pdn import MoveToken, PdnGame
 from engine.pdn_fen import FenTagError, fen_squares, normalise_fen_tag
 
 __all__ = ["DECISIVE", "Replay", "candidate_variants", "replay_game", "result_from_outcome"]
@@ -26,6 +26,9 @@ __all__ = ["DECISIVE", "Replay", "candidate_variants", "replay_game", "result_fr
 # legal in one is legal in the other and the first wins; Pool last (an
 # English game is rarely legal in Pool, whose men capture backwards).
 NUMERIC_8X8 = ("english", "italian", "brazilian", "russian", "portuguese", "spanish", "pool")
+# Squares 1-32 exist on the 10x10 board too: a numeric game that fits no 8x8
+# variant (`32-28 19-23`, the usual International opening) is International.
+NUMERIC = (*NUMERIC_8X8, "international")
 ALGEBRAIC_8X8 = ("brazilian", "russian")
 TEN_BY_TEN = ("international",)
 
@@ -35,6 +38,8 @@ DRAWS = frozenset({"1/2-1/2", "1-1"})
 # Tag names only the Italian federation's files use; Cyrillic text hints Russian.
 _ITALIAN_TAGS = frozenset({"bianco", "nero", "risultato", "dati", "anno", "evento", "luogo"})
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+_Failure = tuple[int, str]  # index of the move that failed, and why
 
 
 @dataclass
@@ -52,6 +57,7 @@ class Replay:
     error: str | None = None
     error_ply: int | None = None
     error_move: str | None = None
+    notes: list[str] = field(default_factory=list)  # readings chosen for ambiguous moves
 
     @property
     def legal(self) -> bool:
@@ -128,7 +134,7 @@ def candidate_variants(game: PdnGame) -> list[Variant]:
     elif algebraic:
         names = ALGEBRAIC_8X8
     elif texts:
-        names = NUMERIC_8X8
+        names = NUMERIC
     else:  # a position without moves: the home variant, then the rest
         names = ("brazilian", *[n for n in NUMERIC_8X8 if n != "brazilian"])
     return [get_variant(name) for name in _hinted(game, names)]
@@ -193,28 +199,136 @@ def _starts(game: PdnGame, variant: Variant) -> list[Position]:
 
 def _replay_from(game: PdnGame, variant: Variant, start: Position, inferred: bool) -> Replay:
     board = Game(variant, start)
-    outcome: Outcome | None = None
-    outcome_ply: int | None = None
     replay = Replay(game, variant, inferred, start.fen(), [], start.fen(), None, None)
-    for token in game.moves:
-        ply = len(replay.moves) + 1
-        try:
-            move = board.position.parse_move(token.text)
-            board.push(move)
-        except (IllegalMoveError, EngineError, ValueError) as error:
-            replay.error_ply, replay.error_move = ply, token.text
-            replay.error = (
-                f"ply {ply} ({_move_label(start, board.position, variant, ply)} {token.text}, "
-                f"line {token.line}, column {token.column}): {_reason(error)}"
-            )
-            break
-        replay.moves.append(move)
-        if outcome is None and (outcome := board.outcome()) is not None:
-            outcome_ply = ply
+    failure = _Player(board, game.moves).play(0, replay.notes)
+    if failure is not None:
+        index, reason = failure
+        token = game.moves[index]
+        replay.error_ply, replay.error_move = index + 1, token.text
+        replay.error = (
+            f"ply {index + 1} ({_move_label(start, board.position, variant, index + 1)} "
+            f"{token.text}, line {token.line}, column {token.column}): {reason}"
+        )
+    replay.moves = list(board.moves)
     replay.final_fen = board.fen()
-    replay.outcome = outcome if outcome is not None else board.outcome()
-    replay.outcome_ply = outcome_ply
+    replay.outcome, replay.outcome_ply = _first_outcome(variant, start, board.moves)
     return replay
+
+
+# Ambiguous moves are settled by replaying the rest of the game once per
+# reading; a file full of them could make that exponential, so after this many
+# trial replays the first reading is simply taken.
+TRIAL_LIMIT = 64
+
+
+class _Player:
+    """Pushes move texts into a `Game`, settling ambiguous texts by the continuation."""
+
+    def __init__(self, board: Game, tokens: list[MoveToken]) -> None:
+        self.board = board
+        self.tokens = tokens
+        self.trials = 0
+
+    def play(self, index: int, notes: list[str] | None) -> _Failure | None:
+        """Push `tokens[index:]`; on failure leave the board before the illegal move.
+
+        A text naming several legal moves (a short `3x26` where two capture
+        paths of equal worth end on 26, as in the Italian archive) is not an
+        illegal move: each reading is tried and the first that lets the rest
+        of the game replay is kept, with a note (`notes` is None on trials).
+        """
+        for at in range(index, len(self.tokens)):
+            text = self.tokens[at].text
+            try:
+                move = self.board.position.parse_move(text)
+            except (IllegalMoveError, EngineError, ValueError) as error:
+                options = _readings(self.board.position, text)
+                if len(options) < 2:
+                    return at, _reason(error)
+                return self._settle(at, options, notes)
+            self.board.push(move)
+        return None
+
+    def _settle(self, at: int, options: list[Move], notes: list[str] | None) -> _Failure | None:
+        """Replay the rest after each reading of an ambiguous move; keep the best one."""
+        position = self.board.position
+        fits: list[Move] = []
+        best: tuple[Move, int] | None = None
+        for move in options:
+            if self.trials >= TRIAL_LIMIT:
+                break
+            self.trials += 1
+            self.board.push(move)
+            failure = self.play(at + 1, None)
+            while self.board.ply > at:
+                self.board.pop()
+            if failure is None:
+                fits.append(move)
+            elif best is None or failure[0] > best[1]:
+                best = (move, failure[0])
+        chosen = fits[0] if fits else best[0] if best else options[0]
+        if notes is not None:
+            names = ", ".join(_full_text(position, move) for move in options)
+            text, taken = self.tokens[at].text, _full_text(position, chosen)
+            if len(fits) == 1:
+                notes.append(
+                    f"ply {at + 1} {text} could be {names}: only {taken} lets the game go on"
+                )
+            else:
+                notes.append(f"ply {at + 1} {text} could be {names}: {taken} was taken")
+        self.board.push(chosen)
+        return self.play(at + 1, notes)
+
+
+def _readings(position: Position, text: str) -> list[Move]:
+    """Every legal move a text could name: origin, destination and in-between landings."""
+    variant = position.variant
+    names = {variant.square_name(sq): sq for sq in range(1, variant.num_squares + 1)}
+    squares = []
+    for token in re.findall(r"\d+|[a-j]\d{1,2}", text.lower()):
+        square = int(token) if token.isdigit() else names.get(token)
+        if square is None:
+            return []
+        squares.append(square)
+    if len(squares) < 2:
+        return []
+    origin, *via, destination = squares
+    return [
+        move
+        for move in position.legal_moves()
+        if move.origin == origin
+        and move.destination == destination
+        and (not via or any(_passes(path, via) for path in move.paths))
+    ]
+
+
+def _passes(path: tuple[int, ...], via: list[int]) -> bool:
+    landings = iter(path[:-1])
+    return all(any(square == landing for landing in landings) for square in via)
+
+
+def _full_text(position: Position, move: Move) -> str:
+    """A capture with its whole path (`3x10x19x26`), to tell readings apart."""
+    if not move.is_capture:
+        return position.move_text(move)
+    squares = (move.origin, *move.path)
+    if position.variant.notation == "algebraic":
+        return ":".join(position.variant.square_name(sq) for sq in squares)
+    return "x".join(str(sq) for sq in squares)
+
+
+def _first_outcome(
+    variant: Variant, start: Position, moves: list[Move]
+) -> tuple[Outcome | None, int | None]:
+    """The engine's verdict at the first ply it finds the game over, else at the end."""
+    board = Game(variant, start)
+    if (outcome := board.outcome()) is not None:
+        return outcome, 0
+    for ply, move in enumerate(moves, 1):
+        board.push(move)
+        if (outcome := board.outcome()) is not None:
+            return outcome, ply
+    return None, None
 
 
 def _move_label(start: Position, now: Position, variant: Variant, ply: int) -> str:

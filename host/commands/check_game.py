@@ -76,6 +76,7 @@ def report(replay: Replay) -> dict[str, Any]:
         "outcome_reason": outcome.reason if outcome else None,
         "outcome_ply": replay.outcome_ply,
         "terminator": replay.game.result,
+        "notes": replay.notes,
     }
 
 
@@ -124,7 +125,8 @@ def _line(replay: Replay) -> str:
         verdict = "engine: game not over"
     claimed = replay.claimed_result or "none"
     agreement = "agrees" if replay.agrees else "DISAGREES"
-    return f"{head}, legal; {verdict}; result {claimed} {agreement}"
+    notes = "".join(f"; note: {note}" for note in replay.notes)
+    return f"{head}, legal; {verdict}; result {claimed} {agreement}{notes}"
 
 
 def _summary(name: str, replays: list[Replay]) -> str:
