@@ -169,7 +169,7 @@ def replay_game(game: PdnGame, variant: Variant | None = None) -> Replay:
     elif (game_type := game.tag("GameType")) is not None:
         try:
             candidates = [get_variant(game_type.strip())]
-        except EngineError as error:
+        except (EngineError, ValueError) as error:  # UnknownVariantError is a ValueError
             raise game.tag_error("GameType", str(error)) from None
     else:
         candidates, inferred = candidate_variants(game), True
