@@ -61,6 +61,29 @@ class MoveGenerator:
         # direction indices (into geometry.directions) men may capture along
         self.men_jump_dirs_white = (0, 1, 2, 3) if self.men_backwards else (0, 1)
         self.men_jump_dirs_black = (0, 1, 2, 3) if self.men_backwards else (2, 3)
+        # square -> ((over, landing), ...) along the directions each may jump
+        self.king_jumps = self._jump_table((0, 1, 2, 3))
+        self.ray_table = self._ray_table()
+        self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
+                          False: self._jump_table(self.men_jump_dirs_black)}
+
+    def _ray_table(self) -> dict[int, tuple]:
+        """square -> per direction (ray squares, ray bitmask, ascending bits?, square -> index)."""
+        return {
+            square: tuple(
+                (ray, sum(1 << b for b in ray), self.all_directions[d] > 0,
+                 {b: i for i, b in enumerate(ray)})
+                for d, ray in enumerate(rays)
+            )
+            for square, rays in self.rays.items()
+        }
+
+    def _jump_table(self, directions: tuple[int, ...]) -> dict[int, tuple[tuple[int, int], ...]]:
+        """square -> ((jumped square, landing square), ...) along `directions`."""
+        return {
+            square: tuple((over, land) for d, over, land in jumps if d in directions)
+            for square, jumps in self.jumps.items()
+        }
 
     # ------------------------------------------------------------------ quiet
     def quiet_moves(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
@@ -170,7 +193,7 @@ class MoveGenerator:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
-        extend = self._capture_walker(opp, kings, promo, men_dirs)
+        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         for origin in _bits(starters):
             found: list = []
             occupied = occupied_all & ~(1 << origin)
@@ -181,15 +204,16 @@ class MoveGenerator:
             sequences = self._apply_precedence(sequences, kings)
         return sequences
 
-    def _capture_walker(self, opp, kings, promo, men_dirs):
+    def _capture_walker(self, opp, kings, promo, men_jumps):
         """A recursive walker appending every complete capture sequence to `out`.
 
         Captured pieces stay in `occupied` until the move ends, so they block
         and cannot be jumped twice; the origin is not in `occupied` (the piece
         is in the hand), so a king may pass over or land on it.
         """
-        rays = self.rays
-        jumps = self.jumps
+        ray_table = self.ray_table
+        king_jumps = self.king_jumps
+        men_targets = opp if self.men_capture_kings else opp & ~kings
         flying = self.flying
         men_capture_kings = self.men_capture_kings
         promotion = self.promotion
@@ -198,16 +222,16 @@ class MoveGenerator:
                    out: list, occupied: int) -> bool:
             jumped = False
             if king and flying:
-                for ray in rays[square]:
-                    for index, over in enumerate(ray):  # noqa: B007 (index used below)
-                        if occupied >> over & 1:
-                            break
-                    else:
+                for ray, ray_mask, ascending, index_of in ray_table[square]:
+                    # the first piece along the ray, found with one bit operation
+                    hit = ray_mask & occupied
+                    if not hit:
                         continue
+                    over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
                     if not opp >> over & 1 or captured >> over & 1:
                         continue
                     landings = []
-                    for land in ray[index + 1:]:
+                    for land in ray[index_of[over] + 1:]:
                         if occupied >> land & 1:
                             break
                         landings.append(land)
@@ -228,12 +252,10 @@ class MoveGenerator:
                             stopping.extend(branch)
                     out.extend(continuing or stopping)
             else:
-                for direction, over, land in jumps[square]:
-                    if not king and direction not in men_dirs:
-                        continue
-                    if not opp >> over & 1 or captured >> over & 1 or occupied >> land & 1:
-                        continue
-                    if not king and not men_capture_kings and kings >> over & 1:
+                # `jumpable`: enemy pieces not yet jumped (and, in Italian, not kings for men)
+                jumpable = (opp if king or men_capture_kings else men_targets) & ~captured
+                for over, land in king_jumps[square] if king else men_jumps[square]:
+                    if not jumpable >> over & 1 or occupied >> land & 1:
                         continue
                     jumped = True
                     now_captured = captured | 1 << over
