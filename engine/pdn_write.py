@@ -73,17 +73,21 @@ def _tag(name: str, value: str) -> str:
 
 
 def _movetext(variant: Variant, start: Position, moves: Iterable[Move]) -> list[str]:
-    """Move texts with move numbers; `1...` when the second mover starts (after a FEN)."""
+    """Move texts with move numbers; `1...` when the second mover starts (after a FEN).
+
+    Numbers count moves of the variant's first mover (Black in English and
+    Pool), as the files of those variants do.
+    """
     words: list[str] = []
     position, number = start, 1
-    if position.turn != variant.first_to_move:
-        words.append(f"{number}...")
     for move in moves:
         if move not in position.legal_moves():
             raise IllegalMoveError(f"move {move} is not legal in {position.fen()}")
         first = position.turn == variant.first_to_move
         if first:
             words.append(f"{number}.")
+        elif not words:  # the game starts (from a FEN) with the second mover
+            words.append(f"{number}...")
         words.append(position.move_text(move))
         if not first:
             number += 1
