@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "host.commands.moves",
     "host.commands.check_game",
     "host.commands.replay",
+    "host.commands.run",
     "host.commands.selftest",
 )
 

@@ -130,34 +130,6 @@ def result_text(winner: str | None, variant_name: str) -> str:
     return {"W": "1-0", "B": "0-1"}.get(winner or "", "1/2-1/2")
 
 
-def format_pdn(
-    tags: dict[str, str], move_texts: list[str], first_turn: str, first_number: int, result: str
-) -> str:
-    """A strict PDN game: tags, then numbered movetext wrapped at 80 columns."""
-    out = [f'[{key} "{value}"]' for key, value in tags.items()]
-    tokens: list[str] = []
-    number, turn = first_number, first_turn
-    for i, text in enumerate(move_texts):
-        if turn == "W":
-            tokens.append(f"{number}.")
-        elif i == 0:
-            tokens.append(f"{number}...")
-        tokens.append(text)
-        if turn == "B":
-            number += 1
-        turn = "B" if turn == "W" else "W"
-    tokens.append(result)
-    lines, current = [], ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > 80:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    lines.append(current)
-    return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n"
-
-
 def write_pdn(games_dir: Path, stem: str, text: str) -> Path:
     """Write `text` to a new file in `games_dir` (never overwriting) and fsync it."""
     games_dir.mkdir(parents=True, exist_ok=True)
