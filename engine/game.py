@@ -110,11 +110,12 @@ class Game:
         if self.repetitions() >= 3:
             return Outcome(None, REPETITION)
         counters = self._counters[-1]
+        # The endgame limit is the more specific rule: name it when both fall due.
+        if counters.limit is not None and counters.limit_plies >= 2 * counters.limit.moves:
+            return Outcome(None, ENDGAME_LIMIT)
         limit = self.variant.no_progress_moves
         if limit and counters.no_progress >= 2 * limit:
             return Outcome(None, NO_PROGRESS)
-        if counters.limit is not None and counters.limit_plies >= 2 * counters.limit.moves:
-            return Outcome(None, ENDGAME_LIMIT)
         return None
 
     def draw_counters(self) -> dict[str, int | None]:
