@@ -57,7 +57,9 @@ class Session:
         draw: Draw | None = None,
         resume: bool = True,
         now: float = 0.0,
+        occupied: frozenset[int] | None = None,
     ) -> None:
+        """`occupied`: the board as sensed at start (None: assume it matches the game)."""
         self.config = config
         self.announcer = announcer
         self.journal = Journal(config.journal)
@@ -70,6 +72,8 @@ class Session:
             self.started = record.started
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
             self.announcer.announce("resume-offer", moves=len(game.moves))
+            if occupied is not None:
+                self.recogniser.observe(now, occupied)
             self._handle(self.recogniser.resume(now))
             if not self.recogniser.correcting:
                 self.announcer.announce("resumed", side=game.position.turn)
@@ -78,6 +82,8 @@ class Session:
             self.started = datetime.now().isoformat(timespec="seconds")
             self.journal.start(game.variant.name, game.fen(), self.started)
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
+            if occupied is not None:
+                self._handle(self.recogniser.observe(now, occupied))
         self._redraw(now)
 
     @property

@@ -100,12 +100,14 @@ def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int
     with board:
         board.brightness = config.brightness
         squares = SquareMap(variant, board.squares)
+        first = board.poll()
         session = Session(
             config,
             announcer,
             draw=lambda frame: board.show(squares.frame(frame)),
             resume=not args.new,
-            now=board.poll().time,
+            now=first.time,
+            occupied=squares.occupied(first.occupied),
         )
         board.on_event(lambda event: session.board_event(event.kind))
         with contextlib.suppress(KeyboardInterrupt):
