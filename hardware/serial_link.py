@@ -270,20 +270,32 @@ class SerialBackend(Backend):
         )
 
     def _install(
-        self, port: Any, hello: wire.Hello, occupancy: wire.Occupancy, decoder: wire.Decoder
+        self,
+        port: Any,
+        hello: wire.Hello,
+        occupancy: wire.Occupancy,
+        decoder: wire.Decoder,
+        announce: bool = False,
     ) -> None:
-        """Make a freshly handshaken port the live one and bring the board up to date."""
+        """Make a freshly handshaken port the live one and bring the board up to date.
+
+        Order matters to readers on other threads: snapshot first, then the
+        "reconnected" event, then the port goes live; so whoever sees the event
+        or `connected` also sees the board's current occupancy.
+        """
         now = self._clock()
         with self._lock:
             self.hello = hello
             self._decoder = decoder
             self._occupied = self._squares(occupancy)
             self.snapshots += 1
-            self._port = port
             self._write_failure = None
             self._last_rx = now
             if self._frame is not None:
-                self._send(wire.FRAME, self._frame)
+                self._send(wire.FRAME, self._frame, port)
+            if announce:
+                self._events.append(("reconnected", f"{self.url}: {hello.describe()}"))
+            self._port = port
         log.info("board on %s: %s", self.url, hello.describe())
 
     # --- the reader thread -------------------------------------------------------------
@@ -342,9 +354,9 @@ class SerialBackend(Backend):
         self.board_errors.append(text)
         log.warning("%s on %s", text, self.url)
 
-    def _send(self, kind: int, payload: bytes = b"") -> None:
+    def _send(self, kind: int, payload: bytes = b"", port: Any = None) -> None:
         """Write one message; call with the lock held. A failure is handled by the reader."""
-        port = self._port
+        port = port if port is not None else self._port
         if port is None:
             return
         try:
@@ -355,13 +367,14 @@ class SerialBackend(Backend):
 
     def _lost(self, reason: str) -> None:
         with self._lock:
+            # queued before `connected` turns False, so whoever sees one sees the other
+            self._events.append(("disconnected", f"{self.url}: {reason}"))
+            self.disconnects += 1
             port, self._port = self._port, None
             self._write_failure = None
         if port is not None:
             self._close_quietly(port)
-        self.disconnects += 1
         log.warning("board on %s disconnected: %s", self.url, reason)
-        self._events.append(("disconnected", f"{self.url}: {reason}"))
 
     def _reconnect(self) -> None:
         if self._closing.wait(self.retry_interval):
@@ -385,8 +398,7 @@ class SerialBackend(Backend):
             self._close_quietly(port)
             return
         self._mismatch_reported = None
-        self._install(port, hello, occupancy, decoder)
-        self._events.append(("reconnected", f"{self.url}: {hello.describe()}"))
+        self._install(port, hello, occupancy, decoder, announce=True)
 
     def _deliver_events(self) -> None:
         while self._events:
