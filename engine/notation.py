@@ -46,14 +46,15 @@ def parse_move(position: Position, text: str) -> Move:
     raw = text.strip()
     cleaned = raw.lower().replace(" ", "").rstrip("!?+#*")
     if not cleaned:
-        raise IllegalMoveError("empty move")
+        raise IllegalMoveError("empty move", "unreadable", move=raw)
     legal = position.legal_moves()
     short = _SHORT.match(cleaned)
     if short:
         from_file, to_file, rank = short.groups()
         destination = variant.square_from_name(to_file + rank)
         if destination is None:
-            raise IllegalMoveError(f"{raw}: {to_file}{rank} is not a dark square")
+            raise IllegalMoveError(f"{to_file}{rank} is not a dark square", "no-square",
+                                   square=to_file + rank)
         matches = [
             m for m in legal
             if m.destination == destination and variant.square_name(m.origin)[0] == from_file
@@ -61,8 +62,8 @@ def parse_move(position: Position, text: str) -> Move:
         return _one(position, raw, matches, legal)
 
     tokens = _TOKEN.findall(cleaned)
-    if "".join(tokens) != cleaned:
-        raise IllegalMoveError(f"cannot read move {raw!r}")
+    if "".join(tokens) != cleaned or tokens[0] in "-x:" or tokens[-1] in "-x:":
+        raise IllegalMoveError(f"cannot read move {raw!r}", "unreadable", move=raw)
     squares = []
     for token in tokens:
         if token in "-x:":
@@ -70,15 +71,18 @@ def parse_move(position: Position, text: str) -> Move:
         if token.isdigit():
             number = int(token)
             if not 1 <= number <= variant.num_squares:
-                raise IllegalMoveError(f"{raw}: there is no square {number}")
+                raise IllegalMoveError(f"there is no square {number}", "no-square",
+                                       square=number)
             squares.append(number)
         else:
             square = variant.square_from_name(token)
             if square is None:
-                raise IllegalMoveError(f"{raw}: {token} is not a dark square")
+                raise IllegalMoveError(f"{token} is not a dark square", "no-square",
+                                       square=token)
             squares.append(square)
     if len(squares) < 2:
-        raise IllegalMoveError(f"cannot read move {raw!r}: it needs a origin and a destination")
+        raise IllegalMoveError(f"cannot read move {raw!r}: it needs an origin and a destination",
+                               "unreadable", move=raw)
     origin, *via, destination = squares
     matches = [
         m for m in legal
@@ -86,7 +90,7 @@ def parse_move(position: Position, text: str) -> Move:
         and (not via or any(_follows(path, via) for path in m.paths))
     ]
     if not matches:
-        raise IllegalMoveError(f"{raw}: {explain(position, origin, destination)}")
+        raise explain(position, origin, destination)
     return _one(position, raw, matches, legal)
 
 
@@ -100,36 +104,44 @@ def _one(position: Position, raw: str, matches: list[Move], legal: list[Move]) -
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise IllegalMoveError(f"{raw} is not a legal move here")
+        raise IllegalMoveError(f"{raw} is not a legal move here", "not-legal", move=raw)
     options = ", ".join(move_text(position, m) for m in matches)
-    raise IllegalMoveError(f"{raw} is ambiguous: it could be {options}")
+    raise IllegalMoveError(f"{raw} is ambiguous: it could be {options}", "ambiguous",
+                           move=raw, options=options)
 
 
-def explain(position: Position, origin: int, destination: int) -> str:
+def explain(position: Position, origin: int, destination: int) -> IllegalMoveError:
     """Why no legal move goes from `origin` to `destination`, in words for a player."""
     colour_name = {"W": "White", "B": "Black"}
+    name = square_text(position, origin)
+    to_name = square_text(position, destination)
     piece = position.piece_at(origin)
-    mover = colour_name[position.turn]
+    mover = position.turn
     if piece is None:
-        return f"there is no piece on {square_text(position, origin)}"
-    if piece.color != position.turn:
-        return (f"{square_text(position, origin)} holds a {colour_name[piece.color]} piece "
-                f"and it is {mover}'s turn")
+        return IllegalMoveError(f"there is no piece on {name}", "no-piece", square=name)
+    if piece.color != mover:
+        return IllegalMoveError(
+            f"{name} holds a {colour_name[piece.color]} piece and it is {colour_name[mover]}'s "
+            "turn", "opponent-piece", square=name, side=mover)
     legal = position.legal_moves()
     if not legal:
-        return f"{mover} has no legal move"
+        return IllegalMoveError(f"{colour_name[mover]} has no legal move", "no-legal-move",
+                                side=mover)
     if legal[0].is_capture:
         takes = ", ".join(sorted({move_text(position, m) for m in legal}))
-        if position.variant.capture_rule == "free":
-            return f"capture is mandatory: {takes}"
         most = max(len(m.captures) for m in legal)
-        pieces = "piece" if most == 1 else "pieces"
-        return f"capture is mandatory, taking the most pieces ({most} {pieces}): {takes}"
+        if position.variant.capture_rule == "free" or most == 1:
+            return IllegalMoveError(f"capture is mandatory: {takes}", "capture-mandatory",
+                                    moves=takes)
+        return IllegalMoveError(
+            f"capture is mandatory, taking the most pieces ({most}): {takes}",
+            "capture-most", count=most, moves=takes)
     if position.piece_at(destination) is not None:
-        return f"{square_text(position, destination)} is occupied"
+        return IllegalMoveError(f"{to_name} is occupied", "occupied", square=to_name)
     own = [m for m in legal if m.origin == origin]
     if not own:
-        return f"the piece on {square_text(position, origin)} cannot move"
+        return IllegalMoveError(f"the piece on {name} cannot move", "cannot-move", square=name)
     targets = ", ".join(square_text(position, m.destination) for m in own)
-    return (f"the piece on {square_text(position, origin)} cannot go to "
-            f"{square_text(position, destination)}; it can go to {targets}")
+    return IllegalMoveError(
+        f"the piece on {name} cannot go to {to_name}; it can go to {targets}",
+        "wrong-destination", square=name, destination=to_name, targets=targets)
