@@ -22,6 +22,7 @@ import contextlib
 import fcntl
 import importlib.util
 import os
+import signal
 import struct
 import sys
 import termios
@@ -427,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     link = args[0] if args else "/tmp/ttyDRAUGHTS"
     start = list(range(12)) + list(range(20, 32))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # unplug (and unlink) on kill too
     with SimulatedBoard(link, closed=start) as board:
         print(f"simulated board on {board.path}; Ctrl-C to stop")
         with contextlib.suppress(KeyboardInterrupt):
