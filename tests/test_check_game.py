@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from host.cli import main
+from tests.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 KEYS = {"game", "plies", "legal", "error", "final_fen", "outcome", "result_tag", "agrees"}
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from engine import FenError, IllegalMoveError, Position, Variant, get_variant
+from tests.paths import SHARED
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 EDIT = re.compile(r"^([a-h][1-8])-([a-h][1-8])$")
 
 

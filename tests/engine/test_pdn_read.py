@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.pdn import PdnError, decode_pdn, read_games
+from tests.paths import CORPUS
 
-EDGE = Path("/work/shared/corpus/pdn-edge-cases")
+EDGE = CORPUS / "pdn-edge-cases"
 
 
 def moves(text: str, game: int = 0) -> list[str]:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine import get_variant
 from engine.pdn import PdnError, read_games
 from engine.pdn_replay import candidate_variants, replay_game
-
-CORPUS = Path("/work/shared/corpus")
+from tests.paths import CORPUS
 
 
 def replay(text: str, variant: str | None = None):  # type: ignore[no-untyped-def]

@@ -7,13 +7,11 @@ Each test is one thing real hands do; every expectation comes from the rules
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from engine import Game, Position, get_variant
 from host.recogniser import HOLD
 from host.replay import replay
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+from tests.paths import SHARED
 
 
 def run(variant: str, events: list[dict], fen: str | None = None, **kw) -> list[dict]:
