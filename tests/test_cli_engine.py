@@ -1,0 +1,146 @@
+"""`perft`, `moves` and `play` through the real command line entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import Position, get_variant
+from host.cli import main
+from host.terminal_game import TerminalGame
+from tests.paths import REPO
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "perft", "--variant", "international", "--depth", "3")
+    assert status == 0
+    assert out.splitlines() == ["1 9", "2 81", "3 658"]
+
+
+def test_perft_from_a_fen_and_with_paths(capsys: pytest.CaptureFixture[str]) -> None:
+    ring = "W:WKd2:Bc3,e3,c5,e5"
+    _, moves_out, _ = run(capsys, "perft", "--variant", "brazilian", "--depth", "1", "--fen", ring)
+    _, paths_out, _ = run(capsys, "perft", "--variant", "brazilian", "--depth", "1", "--fen", ring,
+                          "--paths")
+    assert int(paths_out.split()[1]) > int(moves_out.split()[1])
+
+
+def test_moves_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "moves", "--variant", "international", "--json",
+                         "--fen", "W:WK23:B28,17,10,20,29,39,40,38,31,8,9")
+    assert status == 0
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["from"] == 23 and record["to"] == 2
+    assert record["captures"] == sorted(record["captures"]) and len(record["captures"]) == 10
+    assert record["path"][-1] == 2 and len(record["path"]) == 10
+    assert record["pdn"] == "23x2"
+
+
+def test_moves_many_fens_with_none_and_a_bad_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fens = tmp_path / "fens.txt"
+    fens.write_text("W:W35:B30,K40\n\nB:W21:B1\nnot a fen\nW:W29:B1,22,25\n")
+    status, out, err = run(capsys, "moves", "--variant", "international", "--json",
+                           "--fens", str(fens))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert {(r["fen"], r.get("to")) for r in records if not r.get("none")} >= {
+        ("W:W35:B30,K40", 24), ("W:W35:B30,K40", 44)}
+    assert all("fen" in r for r in records)
+    assert "line 4" in err and "Traceback" not in err
+    assert status == 2  # the bad line is reported; every other line was answered
+    status, out, _ = run(capsys, "moves", "--variant", "brazilian", "--json", "--fens",
+                         str(_write(tmp_path, "B:Wb6,c5:Ba7\n")))
+    assert [json.loads(line) for line in out.splitlines()] == [{"fen": "B:Wb6,c5:Ba7",
+                                                                "none": True}]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "one.txt"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["perft", "--variant", "checkers-ish", "--depth", "2"],
+        ["perft", "--variant", "brazilian", "--depth", "2", "--fen", "W:W99:B1"],
+        ["perft", "--variant", "brazilian", "--depth", "0"],
+        ["moves", "--variant", "brazilian", "--fen", "nonsense"],
+        ["moves", "--variant", "brazilian", "--fens", "/no/such/file"],
+        ["check-game", "/no/such/file.pdn"],
+    ],
+)
+def test_errors_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
+                                        ) -> None:
+    status, _, err = run(capsys, *args)
+    assert status == 2
+    assert err.startswith("draughtsboard: ") and err.count("\n") == 1
+
+
+def test_installed_command_runs_without_traceback() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "host.cli", "perft", "--variant", "pool", "--depth", "2"],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )
+    assert result.returncode == 0 and result.stdout.split() == ["1", "7", "2", "49"]
+
+
+def play(lines: str, language: str = "en", variant: str = "brazilian", fen: str | None = None,
+         games_dir: Path | None = None) -> str:
+    v = get_variant(variant)
+    out = io.StringIO()
+    TerminalGame(v, start=Position.from_fen(fen, v) if fen else None, language=language,
+                 games_dir=games_dir, stdin=io.StringIO(lines), stdout=out).run()
+    return out.getvalue()
+
+
+def test_terminal_game_refuses_illegal_moves_with_the_reason() -> None:
+    out = play("11-15\nc3-e5\nc3-d4\nf6-e5\ne3-f4\n")
+    assert "Not legal: f6 holds a Black piece and it is White's turn" in out
+    assert "Not legal: the piece on c3 cannot go to e5; it can go to b4, d4" in out
+    assert "White played c3-d4." in out and "Black played f6-e5." in out
+    assert "Capture is mandatory: d4xf6" in out
+    assert "Not legal: capture is mandatory: d4xf6" in out
+
+
+def test_terminal_game_in_portuguese() -> None:
+    out = play("f6-e5\nc3-d4\n", language="pt-BR")
+    assert "Novo jogo de damas brasileiras." in out
+    assert "Lance ilegal: a peça em f6 é do adversário" in out
+    assert "Brancas jogou c3-d4." in out
+
+
+def test_terminal_game_announces_the_end_and_saves_pdn(tmp_path: Path) -> None:
+    out = play("c3xe5\n", fen="W:Wc3:Bd4", games_dir=tmp_path)
+    assert "White wins: the opponent has no pieces left." in out
+    (saved,) = tmp_path.glob("*.pdn")
+    text = saved.read_text()
+    assert '[Result "1-0"]' in text and "c3xe5" in text and '[FEN "W:W22:B18"]' in text
+
+
+def test_terminal_game_undo_and_commands() -> None:
+    out = play("undo\nc3-d4\nundo\nmoves\nfen\nresign\n")
+    assert "There is no move to take back." in out
+    assert "Took back c3-d4." in out
+    assert "a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4" in out
+    assert "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in out
+    assert "White resigns." in out
+
+
+def test_terminal_game_draws_by_repetition() -> None:
+    cycle = "c1-d2\nf8-e7\nd2-c1\ne7-f8\n" * 2
+    out = play(cycle, fen="W:WKc1:BKf8")
+    assert "Draw: threefold repetition." in out
