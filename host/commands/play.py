@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--variant", help="rules to play by (default from the config: brazilian)")
     parser.add_argument("--fen", help="start from this position (PDN FEN)")
-    parser.add_argument("--lang", choices=("pt-BR", "en"), help="language of the messages")
+    parser.add_argument("--language", "--lang", choices=("pt-BR", "en"),
+                        help="language of the messages (default from the config: pt-BR)")
     parser.add_argument("--config", help="config file (default: ~/.config/draughtsboard/...)")
     parser.set_defaults(func=run)
 
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     game = TerminalGame(
         variant,
         start=start,
-        language=args.lang or config.language,
+        language=args.language or config.language,
         games_dir=config.games_dir,
         stdin=sys.stdin,
         stdout=sys.stdout,
