@@ -42,25 +42,61 @@ def move_text(position: Position, move: Move) -> str:
 
 def parse_move(position: Position, text: str) -> Move:
     """The legal move `text` names; IllegalMoveError saying why if none or several."""
+    matches = readings(position, text)
+    if len(matches) == 1:
+        return matches[0]
+    raw = text.strip()
+    if not matches:
+        squares = _squares(position, raw)
+        if squares is None:  # short form: nothing more precise to say
+            raise IllegalMoveError(f"{raw} is not a legal move here", "not-legal", move=raw)
+        raise explain(position, squares[0], squares[-1])
+    options = ", ".join(move_text(position, m) for m in matches)
+    raise IllegalMoveError(f"{raw} is ambiguous: it could be {options}", "ambiguous",
+                           move=raw, options=options)
+
+
+def readings(position: Position, text: str) -> list[Move]:
+    """Every legal move `text` could name (none, one, or several if it is ambiguous).
+
+    Raises IllegalMoveError only when the text cannot be read as a move at all.
+    """
     variant = position.variant
     raw = text.strip()
-    cleaned = raw.lower().replace(" ", "").rstrip("!?+#*")
-    if not cleaned:
-        raise IllegalMoveError("empty move", "unreadable", move=raw)
     legal = position.legal_moves()
-    short = _SHORT.match(cleaned)
+    short = _SHORT.match(_clean(raw))
     if short:
         from_file, to_file, rank = short.groups()
         destination = variant.square_from_name(to_file + rank)
         if destination is None:
             raise IllegalMoveError(f"{to_file}{rank} is not a dark square", "no-square",
                                    square=to_file + rank)
-        matches = [
+        return [
             m for m in legal
             if m.destination == destination and variant.square_name(m.origin)[0] == from_file
         ]
-        return _one(position, raw, matches, legal)
+    squares = _squares(position, raw)
+    assert squares is not None
+    origin, *via, destination = squares
+    return [
+        m for m in legal
+        if m.origin == origin and m.destination == destination
+        and (not via or any(_follows(path, via) for path in m.paths))
+    ]
 
+
+def _clean(raw: str) -> str:
+    return raw.lower().replace(" ", "").rstrip("!?+#*")
+
+
+def _squares(position: Position, raw: str) -> list[int] | None:
+    """The squares a long-form move names, in order; None for the short form."""
+    variant = position.variant
+    cleaned = _clean(raw)
+    if not cleaned:
+        raise IllegalMoveError("empty move", "unreadable", move=raw)
+    if _SHORT.match(cleaned):
+        return None
     tokens = _TOKEN.findall(cleaned)
     if "".join(tokens) != cleaned or tokens[0] in "-x:" or tokens[-1] in "-x:":
         raise IllegalMoveError(f"cannot read move {raw!r}", "unreadable", move=raw)
@@ -83,31 +119,13 @@ def parse_move(position: Position, text: str) -> Move:
     if len(squares) < 2:
         raise IllegalMoveError(f"cannot read move {raw!r}: it needs an origin and a destination",
                                "unreadable", move=raw)
-    origin, *via, destination = squares
-    matches = [
-        m for m in legal
-        if m.origin == origin and m.destination == destination
-        and (not via or any(_follows(path, via) for path in m.paths))
-    ]
-    if not matches:
-        raise explain(position, origin, destination)
-    return _one(position, raw, matches, legal)
+    return squares
 
 
 def _follows(path: tuple[int, ...], via: list[int]) -> bool:
     """Whether the squares `via` appear in order among the landings of `path`."""
     landings = iter(path[:-1])
     return all(any(square == landing for landing in landings) for square in via)
-
-
-def _one(position: Position, raw: str, matches: list[Move], legal: list[Move]) -> Move:
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise IllegalMoveError(f"{raw} is not a legal move here", "not-legal", move=raw)
-    options = ", ".join(move_text(position, m) for m in matches)
-    raise IllegalMoveError(f"{raw} is ambiguous: it could be {options}", "ambiguous",
-                           move=raw, options=options)
 
 
 def explain(position: Position, origin: int, destination: int) -> IllegalMoveError:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from engine import EngineError, Game, IllegalMoveError, Move, Outcome, Position, Variant
 from engine import get_variant as _get_variant
+from engine.notation import readings
 from engine.pdn import MoveToken, PdnGame
 from engine.pdn_fen import FenTagError, fen_squares, normalise_fen_tag
 
@@ -242,7 +243,10 @@ class _Player:
             try:
                 move = self.board.position.parse_move(text)
             except (IllegalMoveError, EngineError, ValueError) as error:
-                options = _readings(self.board.position, text)
+                try:
+                    options = readings(self.board.position, text)
+                except IllegalMoveError:
+                    options = []
                 if len(options) < 2:
                     return at, _reason(error)
                 return self._settle(at, options, notes)
@@ -278,33 +282,6 @@ class _Player:
                 notes.append(f"ply {at + 1} {text} could be {names}: {taken} was taken")
         self.board.push(chosen)
         return self.play(at + 1, notes)
-
-
-def _readings(position: Position, text: str) -> list[Move]:
-    """Every legal move a text could name: origin, destination and in-between landings."""
-    variant = position.variant
-    names = {variant.square_name(sq): sq for sq in range(1, variant.num_squares + 1)}
-    squares = []
-    for token in re.findall(r"\d+|[a-j]\d{1,2}", text.lower()):
-        square = int(token) if token.isdigit() else names.get(token)
-        if square is None:
-            return []
-        squares.append(square)
-    if len(squares) < 2:
-        return []
-    origin, *via, destination = squares
-    return [
-        move
-        for move in position.legal_moves()
-        if move.origin == origin
-        and move.destination == destination
-        and (not via or any(_passes(path, via) for path in move.paths))
-    ]
-
-
-def _passes(path: tuple[int, ...], via: list[int]) -> bool:
-    landings = iter(path[:-1])
-    return all(any(square == landing for landing in landings) for square in via)
 
 
 def _full_text(position: Position, move: Move) -> str:

@@ -12,31 +12,13 @@ from collections.abc import Iterable, Mapping
 
 from engine import IllegalMoveError, Move, Position, Variant
 
-__all__ = ["GAME_TYPES", "ROSTER", "game_type_text", "write_game"]
+__all__ = ["ROSTER", "write_game"]
 
 # Seven Tag Roster order and the placeholder the PDN standard uses for unknowns.
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _UNKNOWN = {"Date": "????.??.??"}
 
-# PDN 3.0 long GameType per variant (RULES.md, "Squares and notation"):
-# number, first mover, width, height, notation + start corner, inverted.
-GAME_TYPES: dict[str, str] = {
-    "brazilian": "26,W,8,8,A0,0",
-    "russian": "25,W,8,8,A0,0",
-    "english": "21,B,8,8,N1,0",
-    "pool": "23,B,8,8,N1,0",
-    "international": "20,W,10,10,N2,0",
-    "italian": "22,W,8,8,N2,1",
-    "spanish": "24,W,8,8,N1,1",
-    "portuguese": "28,W,8,8,N1,1",
-}
-
 LINE_WIDTH = 80
-
-
-def game_type_text(variant: Variant) -> str:
-    """The long-form GameType tag value of a variant."""
-    return GAME_TYPES.get(variant.name, str(variant.game_type))
 
 
 def write_game(
@@ -59,7 +41,7 @@ def write_game(
     for name in ROSTER:
         value = result if name == "Result" else tags.get(name) or _UNKNOWN.get(name, "?")
         lines.append(_tag(name, value))
-    lines.append(_tag("GameType", game_type_text(variant)))
+    lines.append(_tag("GameType", variant.pdn_game_type))
     if start.fen() != variant.initial_position().fen():
         lines.append(_tag("FEN", start.fen()))
     lines += [_tag(name, value) for name, value in tags.items() if name.lower() not in skip]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine import VARIANTS, Game, Move, get_variant
 from engine.pdn import read_games
 from engine.pdn_replay import replay_game
-from engine.pdn_write import GAME_TYPES, LINE_WIDTH, write_game
+from engine.pdn_write import LINE_WIDTH, write_game
 
 
 def play_out(variant_name: str, choices: list[int], fen: str | None = None) -> Game:
@@ -79,9 +79,14 @@ def test_long_games_wrap_at_80_columns_without_orphan_move_numbers() -> None:
     assert not any(line.rstrip().endswith(".") for line in movetext)
 
 
-def test_every_variant_has_a_long_game_type_naming_itself() -> None:
-    assert set(GAME_TYPES) == set(VARIANTS)
-    for name, game_type in GAME_TYPES.items():
+def test_every_variant_has_the_long_game_type_of_the_pdn_standard() -> None:
+    expected = {
+        "brazilian": "26,W,8,8,A0,0", "russian": "25,W,8,8,A0,0", "english": "21,B,8,8,N1,0",
+        "pool": "23,B,8,8,N1,0", "international": "20,W,10,10,N2,0",
+        "italian": "22,W,8,8,N2,1", "spanish": "24,W,8,8,N1,1", "portuguese": "28,W,8,8,N1,1",
+    }
+    assert {name: v.pdn_game_type for name, v in VARIANTS.items()} == expected
+    for name, game_type in expected.items():
         assert get_variant(game_type).name == name
 
 
