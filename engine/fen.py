@@ -2,7 +2,8 @@
 
 Read leniently: side to move `W`/`B` (`?` means the variant's first mover),
 colour sections in either order or missing, `K` before kings, numeric or
-algebraic squares, ranges `1-12`, spaces, a trailing dot, surrounding quotes.
+algebraic squares, ranges `1-12`, spaces, a trailing dot, surrounding quotes,
+and extra fields some programs append (`:H0`, `:F1`), which are ignored.
 Written strictly: numeric squares in ascending order, kings marked, no ranges.
 """
 
@@ -18,7 +19,7 @@ _SQUARE = re.compile(r"^(K?)(\d+|[a-jA-J]\d{1,2})(?:-(\d+|[a-jA-J]\d{1,2}))?$")
 
 def read_fen(text: str, variant: Variant) -> Position:
     original = text
-    text = text.strip().strip('"').strip()
+    text = "".join(text.strip().strip('"').split())
     if text.endswith("."):
         text = text[:-1]
     if not text:
@@ -37,6 +38,8 @@ def read_fen(text: str, variant: Variant) -> Position:
             continue
         colour = part[0].upper()
         if colour not in (WHITE, BLACK):
+            if colour in "HF" and part[1:].isdigit():
+                continue  # ":H0" / ":F1" (move clocks some programs append): not the position
             raise FenError(f"FEN {original!r}: a piece list must start with W or B, not {part!r}")
         if colour in seen_colours:
             raise FenError(f"FEN {original!r}: {colour} is listed twice")

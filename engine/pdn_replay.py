@@ -17,7 +17,6 @@ from engine import EngineError, Game, IllegalMoveError, Move, Outcome, Position,
 from engine import get_variant as _get_variant
 from engine.notation import readings
 from engine.pdn import MoveToken, PdnGame
-from engine.pdn_fen import FenTagError, fen_squares, normalise_fen_tag
 
 __all__ = ["DECISIVE", "Replay", "candidate_variants", "replay_game", "result_from_outcome"]
 
@@ -127,7 +126,7 @@ def candidate_variants(game: PdnGame) -> list[Variant]:
     texts = [move.text for move in game.moves]
     fen = game.tag("FEN") or ""
     numbers = [int(n) for text in texts for n in re.findall(r"\d+", text)]
-    numbers += fen_squares(fen) if fen else []
+    numbers += [int(n) for n in re.findall(r"\d+", fen.split(":", 1)[-1])] if fen else []
     algebraic = any(re.search(r"[a-wyz]", text) for text in texts)
     ten_algebraic = any(re.search(r"[ij]\d|[a-j](?:9|10)(?!\d)", text) for text in texts)
     if any(n > 32 for n in numbers) or ten_algebraic:
@@ -192,10 +191,13 @@ def _starts(game: PdnGame, variant: Variant) -> list[Position]:
     if fen is None or not fen.strip():
         return [variant.initial_position()]
     try:
-        texts = normalise_fen_tag(fen, variant, variant.first_to_move)
-        return [Position.from_fen(text, variant) for text in texts]
-    except (FenTagError, EngineError, ValueError) as error:
+        start = Position.from_fen(fen, variant)  # "?" reads as the variant's first mover
+    except (EngineError, ValueError) as error:
         raise game.tag_error("FEN", f"FEN tag unreadable as {variant.name}: {error}") from None
+    if fen.strip().strip('"').strip().startswith("?"):
+        other = "B" if start.turn == "W" else "W"
+        return [start, Position(variant, start.white, start.black, start.kings, other)]
+    return [start]
 
 
 def _replay_from(game: PdnGame, variant: Variant, start: Position, inferred: bool) -> Replay:
