@@ -61,7 +61,6 @@ class _Turn:
     finals: dict[frozenset[int], list[Move]]
     must_capture: frozenset[int]
     destinations: dict[int, frozenset[int]]
-    first_landings: dict[int, frozenset[int]]
     previous: frozenset[int] | None
 
 
@@ -102,11 +101,22 @@ class Recogniser:
         events: list[Event] = []
         occupied = frozenset(occupied)
         if occupied != self.sensed:
+            kind, info = self._state
+            left_final = kind == "final" and self._block != self.sensed
             self.sensed = occupied
             self.since = now
             if self._block is not None and occupied != self._block:
                 self._block = None
-            self._evaluate(now, events)
+            if (
+                left_final
+                and self.outcome is None
+                and self._classify(occupied)[0] == "unknown"
+                and self._completes(info[0], occupied)
+            ):
+                # A fast reply: the next player started before the settle time ran out.
+                self._commit(now, info[0], events)
+            else:
+                self._evaluate(now, events)
         self._timers(now, events)
         return events
 
@@ -176,12 +186,8 @@ class Recogniser:
             finals.setdefault(final, []).append(move)
         capture = any(m.is_capture for m in moves)
         dests: dict[int, set[int]] = {}
-        firsts: dict[int, set[int]] = {}
         for move in moves:
             dests.setdefault(move.origin, set()).add(move.destination)
-        for p in paths:
-            if len(p.path) > 1:
-                firsts.setdefault(p.origin, set()).add(p.path[0])
         previous = None
         if self.game.moves:
             positions = getattr(self.game, "positions", None)
@@ -198,7 +204,6 @@ class Recogniser:
             finals=finals,
             must_capture=frozenset(m.origin for m in moves) if capture else frozenset(),
             destinations={o: frozenset(d) for o, d in dests.items()},
-            first_landings={o: frozenset(d) for o, d in firsts.items()},
             previous=previous,
         )
         self._last_move = self.game.moves[-1] if self.game.moves else None
@@ -211,28 +216,23 @@ class Recogniser:
 
     def progress(self, sensed: frozenset[int]) -> list[Progress]:
         """Every (capture path, removed set, landing) that explains `sensed` as a move underway."""
-        expected = self.turn.expected
-        missing = expected - sensed
-        extra = sensed - expected
-        if len(extra) > 1:
-            return []
-        found: list[Progress] = []
-        for p in self.turn.paths:
-            o = p.origin
-            rest = missing - {o}
-            if not rest <= p.captures:
-                continue
-            if o in missing:
-                if extra:
-                    (sq,) = extra
-                    for i, landing in enumerate(p.path):
-                        if landing == sq:
-                            found.append(Progress(p, p.path, frozenset(rest), True, i))
-                else:
-                    found.append(Progress(p, p.path, frozenset(rest), True, None))
-            elif not extra and rest and p.is_capture:
-                found.append(Progress(p, p.path, frozenset(rest), False, None))
-        return found
+        return explain(self.turn.expected, self.turn.paths, sensed)
+
+    def _completes(self, move: Move, sensed: frozenset[int]) -> bool:
+        """Is `sensed` (unexplained in this turn) the final board of `move` with the next
+        player already at work: one of their pieces lifted, or a capture of theirs underway?
+        That proves `move` was finished even if its final board was left quickly."""
+        pos = self.game.position
+        final = (pos.occupied() - {move.origin} - move.captures) | {move.destination}
+        if not sensed < final:
+            return False
+        after = pos.play(move)
+        gone = final - sensed
+        if len(gone) == 1:
+            piece = after.piece_at(next(iter(gone)))
+            if piece is not None and piece.color == after.turn:
+                return True
+        return bool(explain(final, after.legal_paths(), sensed))
 
     def _classify(self, sensed: frozenset[int]) -> tuple[str, Any]:
         turn = self.turn
@@ -294,8 +294,12 @@ class Recogniser:
         elif self.outcome is not None:
             self._show(self._idle_hint())
         else:
-            # Unrecognised but maybe still moving: keep the last frame, except for the
-            # one case that deserves an answer at once.
+            # Unrecognised but maybe still moving: keep the last frame, except when a
+            # single piece is in the air that may not move (or is the opponent's): then
+            # no destinations at all, and the capture alert if a capture is mandatory.
+            missing = turn.expected - sensed
+            if len(missing) == 1 and sensed < turn.expected:
+                self._show(self._idle_hint())
             self._check_capture_alert(now, events)
 
     def _check_capture_alert(self, now: float, events: list[Event]) -> None:
@@ -414,16 +418,18 @@ class Recogniser:
 
     def _progress_hint(self, found: list[Progress]) -> Hint:
         build = HintBuilder()
-        turn = self.turn
         for pr in found:
             o = pr.move.origin
             if not pr.lifted:
                 build.add("must-capture", [o])
                 build.add("remove", pr.move.captures - pr.removed)
             elif pr.at is None:
-                build.add("destination", turn.destinations.get(o, ()))
-                if not pr.removed:
-                    build.add("landing", turn.first_landings.get(o, frozenset()))
+                # Where the piece may end its move (only moves still possible given the
+                # pieces already removed); first landings of longer captures as extra help.
+                dests = {q.move.destination for q in found if q.lifted and q.at is None}
+                build.add("destination", dests)
+                if not pr.removed and len(pr.path) > 1 and pr.path[0] not in dests:
+                    build.add("landing", [pr.path[0]])
             elif pr.at < len(pr.path) - 1:
                 build.add("landing", [pr.path[pr.at + 1]])
             else:
@@ -435,3 +441,29 @@ class Recogniser:
             self.turn.expected - self.sensed, self.sensed - self.turn.expected, self.coords
         )
         return HintBuilder().add("wrong", put).add("wrong", take, blink=True).build()
+
+
+def explain(expected: frozenset[int], paths: list[Move], sensed: frozenset[int]) -> list[Progress]:
+    """Every (capture path, removed set, landing) that explains `sensed` as a move underway
+    from the board `expected`."""
+    missing = expected - sensed
+    extra = sensed - expected
+    if len(extra) > 1:
+        return []
+    found: list[Progress] = []
+    for p in paths:
+        o = p.origin
+        rest = missing - {o}
+        if not rest <= p.captures:
+            continue
+        if o in missing:
+            if extra:
+                (sq,) = extra
+                for i, landing in enumerate(p.path):
+                    if landing == sq:
+                        found.append(Progress(p, p.path, frozenset(rest), True, i))
+            else:
+                found.append(Progress(p, p.path, frozenset(rest), True, None))
+        elif not extra and rest and p.is_capture:
+            found.append(Progress(p, p.path, frozenset(rest), False, None))
+    return found
