@@ -1,14 +1,20 @@
 """Replay a recorded sensor stream through the recogniser on a simulated clock.
 
 Deterministic and hardware-free: events are applied at their own time and, in
-between, time advances in 10 ms ticks so settle timers fire exactly as they
-would live. This is how the checks, the soak test and bug reports exercise the
-same recogniser the board runs.
+between, the clock jumps to each settle timer's deadline (rounded up to the
+millisecond) so timers fire exactly as they would live, however long the gaps.
+This is how the checks, the soak test and bug reports exercise the same
+recogniser the board runs.
+
+A malformed line stops the replay with `UserError` naming the line, but only
+after everything before it has been replayed (clock run on included), so no
+move recognised before the bad line is lost.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +23,7 @@ from engine import Game, Position, Variant
 from host.errors import UserError
 from host.recogniser import Event, Recogniser
 
+#: the live session's tick when it plays a script (host/session.py); replay jumps to deadlines
 TICK_MS = 10
 #: after the last event the clock runs on at most this long for the board to settle
 RUN_ON_MS = 10_000
@@ -38,6 +45,8 @@ def parse_events(lines: Iterable[str], variant: Variant) -> Iterator[StreamEvent
     n = variant.num_squares
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
+        if number == 1:
+            text = text.lstrip("\ufeff")
         if not text:
             continue
 
@@ -51,7 +60,7 @@ def parse_events(lines: Iterable[str], variant: Variant) -> Iterator[StreamEvent
         if not isinstance(record, dict):
             raise bad("expected an object like {\"t\": 120, \"lift\": 22}")
         t = record.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or t < 0:
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
             raise bad(f"\"t\" must be a non-negative number of milliseconds, not {t!r}")
         if t < last_t:
             raise bad(f"\"t\" goes backwards ({t} after {last_t})")
@@ -110,10 +119,13 @@ def replay(
     notices: bool = False,
     hint_level: str = "full",
 ) -> Recogniser:
-    """Run the stream; `output` receives each JSON record. Returns the final recogniser."""
+    """Run the stream; `output` receives each JSON record. Returns the final recogniser.
+
+    A malformed line raises `UserError` after the lines before it were replayed and the
+    clock ran on (their moves are output first)."""
     position = Position.from_fen(fen, variant) if fen else variant.initial_position()
     rec = Recogniser(Game(variant, position), hint_level=hint_level, start=0.0)
-    shown: dict[int, str] = {}
+    shown: dict[int, str] | None = None
 
     def emit(events: list[Event], now_ms: int) -> None:
         nonlocal shown
@@ -127,8 +139,27 @@ def replay(
 
     occupied = rec.expected
     now = 0
-    emit([], 0)
+    start: list[Event] = []
+    if rec.outcome is not None:  # the position given is already the end of the game
+        outcome = rec.outcome
+        start.append(Event("outcome", 0.0, {"winner": outcome.winner, "reason": outcome.reason}))
+    emit(start, 0)
     pending: list[StreamEvent] = []
+
+    def run_until(limit_ms: int) -> None:
+        """Fire every settle timer due before `limit_ms` (exclusive), in order."""
+        nonlocal now
+        while True:
+            deadline = rec.next_deadline()
+            if deadline is None:
+                return
+            due = max(now, math.ceil(deadline * 1000 - 1e-3))
+            if due >= limit_ms:
+                return
+            now = due
+            emit(rec.tick(now / 1000), now)
+            if rec.next_deadline() == deadline:
+                return  # nothing fired (should not happen): never spin
 
     def flush() -> None:
         nonlocal occupied
@@ -137,18 +168,19 @@ def replay(
         pending.clear()
         emit(rec.observe(now / 1000, occupied), now)
 
-    for event in parse_events(lines, variant):
-        if pending and event.t != pending[0].t:
-            flush()
-        while now + TICK_MS < event.t:
-            now += TICK_MS
-            emit(rec.tick(now / 1000), now)
-        now = event.t
-        pending.append(event)
+    error: UserError | None = None
+    try:
+        for event in parse_events(lines, variant):
+            if pending and event.t != pending[0].t:
+                flush()
+            run_until(event.t)
+            now = event.t
+            pending.append(event)
+    except UserError as bad:
+        error = bad
     if pending:
         flush()
-    limit = now + RUN_ON_MS
-    while rec.next_deadline() is not None and now < limit:
-        now += TICK_MS
-        emit(rec.tick(now / 1000), now)
+    run_until(now + RUN_ON_MS + 1)
+    if error is not None:
+        raise error
     return rec
