@@ -8,17 +8,17 @@ from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
     "pt-BR": {
-        "move": "{side} jogou {move}.",
+        "move": "Lance das {side}: {move}.",
         "capture-mandatory": "A captura é obrigatória.",
         "illegal-board": "Tabuleiro incorreto. Corrija as casas acesas.",
         "board-ok": "Tabuleiro correto. O jogo continua.",
         "crown": "Coroe a pedra em {square}: ponha uma dama.",
         "crown-confirmed": "Dama confirmada em {square}.",
-        "win": "{side} venceu: {reason}.",
+        "win": "Vitória das {side}: {reason}.",
         "draw": "Empate: {reason}.",
         "takeback": "Lance {move} desfeito.",
-        "new-game": "Novo jogo de {variant}. {side} começa.",
-        "resign": "{side} abandonou.",
+        "new-game": "Novo jogo de {variant}. Começam as {side}.",
+        "resign": "As {side} abandonaram a partida.",
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",

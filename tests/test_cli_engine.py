@@ -120,7 +120,7 @@ def test_terminal_game_in_portuguese() -> None:
     out = play("f6-e5\nc3-d4\n", language="pt-BR")
     assert "Novo jogo de damas brasileiras." in out
     assert "Lance ilegal: a peça em f6 é do adversário" in out
-    assert "Brancas jogou c3-d4." in out
+    assert "Lance das Brancas: c3-d4." in out
 
 
 def test_terminal_game_announces_the_end_and_saves_pdn(tmp_path: Path) -> None:
