@@ -80,7 +80,7 @@ def test_announcer_renders_both_languages_and_survives_a_broken_listener() -> No
     en.announce("draw", reason="no-progress")
     assert heard == [
         "Empate: tripla repetição.",
-        "Pretas venceu: o adversário não tem lances.",
+        "Vitória das Pretas: o adversário não tem lances.",
         "Capture is mandatory.",
         "Draw: too many moves without progress.",
     ]
