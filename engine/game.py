@@ -71,9 +71,7 @@ class Game:
         if move not in before.legal_moves():
             raise IllegalMoveError(f"{move!r} is not legal in {before.fen()}")
         after = before.play(move)
-        man_moved = before.piece_at(move.origin) is not None and not before.piece_at(
-            move.origin
-        ).king
+        man_moved = not before.piece_at(move.origin).king  # a legal move's origin holds a piece
         self.moves.append(move)
         self.positions.append(after)
         self.position = after

@@ -214,7 +214,7 @@ VARIANTS: dict[str, Variant] = {
 }
 
 _ALIASES = {"american": "english", "checkers": "english", "brazil": "brazilian",
-            "international-draughts": "international", "frisian": None}
+            "draughts": "international", "damas": "brazilian"}
 
 
 def get_variant(name: str | int) -> Variant:
