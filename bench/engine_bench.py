@@ -430,8 +430,9 @@ import resource, sys, tracemalloc
 what, variant, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if what == "bare":
     peak = 0
-elif what == "import":
-    tracemalloc.start()
+elif what.startswith("import"):
+    if what == "import-traced":
+        tracemalloc.start()
     import engine
     peak = tracemalloc.get_traced_memory()[1]
 else:
@@ -441,7 +442,12 @@ else:
         tracemalloc.start()
     nodes = engine.perft(position, depth)
     peak = tracemalloc.get_traced_memory()[1] if what == "perft-traced" else nodes
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, peak)
+try:  # VmHWM: this image's own peak; ru_maxrss can carry the parent's peak over fork+exec
+    with open("/proc/self/status") as status:
+        rss = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(rss, peak)
 """
 
 
@@ -464,8 +470,9 @@ def measure_memory(depth: int) -> list[tuple[str, float, float | None]]:
 
     rows: list[tuple[str, float, float | None]] = []
     bare, _ = child("bare")
-    rows.append(("bare interpreter (`python -c pass`)", bare, None))
-    rss, peak = child("import")
+    rows.append(("interpreter alone (no engine)", bare, None))
+    rss, _ = child("import")
+    _, peak = child("import-traced")
     rows.append(("`import engine`", rss, peak / 2**20))
     for name in ("brazilian", "international"):
         rss, nodes = child("perft", name)
@@ -662,7 +669,9 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         "### Memory",
         "",
         "Each row in a fresh interpreter (`python -c ...`), so rows do not inherit this "
-        "process's memory. Peak RSS from `getrusage(RUSAGE_SELF).ru_maxrss`; tracemalloc peak "
+        "process's memory; RSS from an untraced run, tracemalloc from a second, traced one."
+        " Peak RSS is `VmHWM` from /proc/self/status (`ru_maxrss` "
+        "would report the parent's peak, inherited across fork); tracemalloc peak "
         "counts only Python allocations made after `tracemalloc.start()` (before the import, "
         "or after it for perft). The target machine has 512 MB.",
         "",
