@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine import perft
+from engine.perft import perft_counts
 from host.commands._engine_args import add_variant_argument, position_from, variant_from
 from host.errors import UserError
 
@@ -35,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
     position = position_from(variant, args.fen)
     if args.depth < 1:
         raise UserError("--depth must be at least 1")
-    for depth in range(1, args.depth + 1):
-        print(f"{depth} {perft(position, depth, paths=args.paths)}", flush=True)
+    for depth, nodes in enumerate(perft_counts(position, args.depth, paths=args.paths), 1):
+        print(f"{depth} {nodes}")
     return 0
