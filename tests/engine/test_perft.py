@@ -46,3 +46,11 @@ def test_bulk_counting_agrees_with_generating_every_leaf() -> None:
             for n in position.play(m).legal_moves()
         )
         assert perft(position, 3) == by_generation
+
+
+def test_russian_depth_8_matches_both_published_conventions() -> None:
+    # damforum.nl perft thread (one count per move) and Kodra's tests (one per path):
+    # the first depth at which the two conventions differ.
+    position = get_variant("russian").initial_position()
+    assert perft(position, 8) == 929_899
+    assert perft(position, 8, paths=True) == 929_905
