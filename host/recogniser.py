@@ -82,6 +82,7 @@ class Recogniser:
         self._block: frozenset[int] | None = None
         self._alerted = False
         self._last_move: Move | None = None
+        self._reached: Move | None = None  # the last move whose final board was seen this turn
         self.sensed: frozenset[int] = frozenset()
         self.since = start
         self._state: tuple[str, Any] = ("unknown", None)
@@ -101,20 +102,14 @@ class Recogniser:
         events: list[Event] = []
         occupied = frozenset(occupied)
         if occupied != self.sensed:
-            kind, info = self._state
-            left_final = kind == "final" and self._block != self.sensed
+            done = self._finished_by_reply(occupied)
             self.sensed = occupied
             self.since = now
             if self._block is not None and occupied != self._block:
                 self._block = None
-            if (
-                left_final
-                and self.outcome is None
-                and self._classify(occupied)[0] == "unknown"
-                and self._completes(info[0], occupied)
-            ):
+            if done is not None:
                 # A fast reply: the next player started before the settle time ran out.
-                self._commit(now, info[0], events)
+                self._commit(now, done, events)
             else:
                 self._evaluate(now, events)
         self._timers(now, events)
@@ -207,6 +202,7 @@ class Recogniser:
             previous=previous,
         )
         self._last_move = self.game.moves[-1] if self.game.moves else None
+        self._reached = None
         self._alerted = False
         self.correcting = False
         if self.outcome is None:
@@ -217,6 +213,26 @@ class Recogniser:
     def progress(self, sensed: frozenset[int]) -> list[Progress]:
         """Every (capture path, removed set, landing) that explains `sensed` as a move underway."""
         return explain(self.turn.expected, self.turn.paths, sensed)
+
+    def _finished_by_reply(self, sensed: frozenset[int]) -> Move | None:
+        """The move this turn that `sensed` proves finished (see `_completes`), if the board
+        means nothing in this turn: the last final board reached (however briefly), or
+        else the only move underway that explains it (its final board and the reply's
+        first change arrived together)."""
+        if self.outcome is not None or self._block == self.sensed:
+            return None
+        kind, info = self._state
+        candidates: list[Move] = []
+        if self._reached is not None:
+            candidates.append(self._reached)
+        if kind == "progress":
+            candidates.extend(dict.fromkeys(pr.move for pr in info))
+        if not candidates or self._classify(sensed)[0] != "unknown":
+            return None
+        if self._reached is not None and self._completes(self._reached, sensed):
+            return self._reached
+        matches = [m for m in candidates if self._completes(m, sensed)]
+        return matches[0] if len(matches) == 1 else None
 
     def _completes(self, move: Move, sensed: frozenset[int]) -> bool:
         """Is `sensed` (unexplained in this turn) the final board of `move` with the next
@@ -276,6 +292,10 @@ class Recogniser:
                 self._crown_lifted = False
         self._state = self._classify(sensed)
         kind, info = self._state
+        if kind == "final":
+            self._reached = info[0]
+        elif kind == "expected":
+            self._reached = None
         if kind != "unknown":
             self._alerted = False
         if kind == "expected":

@@ -146,9 +146,17 @@ def random_game(variant: Variant, rng: random.Random, max_plies: int = 120) -> G
 
 
 def humanise(
-    variant: Variant, moves: list[Move], rng: random.Random, *, hold: int = 500, noise: bool = True
+    variant: Variant,
+    moves: list[Move],
+    rng: random.Random,
+    *,
+    hold: int = 500,
+    noise: bool = True,
+    gap: tuple[int, int] = (700, 1600),
 ) -> tuple[list[dict[str, object]], list[str]]:
-    """Events for playing `moves` from the initial position, and the FENs after each."""
+    """Events for playing `moves` from the initial position, and the FENs after each.
+    `gap` is the pause (ms) between one move's last event and the next player's first:
+    (0, 199) is a fast reply, made before the last board has settled."""
     stream = Stream(rng, t=rng.randint(200, 900), bounce=0.3 if noise else 0.0)
     game = Game(variant)
     occupied = set(game.position.occupied())
@@ -160,5 +168,5 @@ def humanise(
         game.push(move)
         assert occupied == set(game.position.occupied())
         fens.append(game.fen())
-        stream.wait(700, 1600)
+        stream.wait(*gap)
     return stream.events, fens
