@@ -87,6 +87,8 @@ class Recogniser:
         self.since = start
         self._state: tuple[str, Any] = ("unknown", None)
         self.hint = Hint()
+        #: every frame shown since the caller last drained it (see `drain_frames`)
+        self._frames: list[Hint] = []
         self._new_turn()
         self.sensed = self.turn.expected
         self._evaluate(start, [])
@@ -114,6 +116,12 @@ class Recogniser:
                 self._evaluate(now, events)
         self._timers(now, events)
         return events
+
+    def drain_frames(self) -> list[Hint]:
+        """The frames shown since the last call, in order (a frame may last no time at all,
+        e.g. the start-of-turn frame when the reply had already begun)."""
+        frames, self._frames = self._frames, []
+        return frames
 
     def tick(self, now: float) -> list[Event]:
         """Let time pass with the board unchanged (settle timers)."""
@@ -390,6 +398,7 @@ class Recogniser:
         )
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
+        self._show(self._idle_hint())  # the start of the new turn, however short
         if self.outcome is not None:
             events.append(
                 Event(
@@ -419,6 +428,9 @@ class Recogniser:
     def _show(self, hint: Hint) -> None:
         capture_turn = bool(self.turn.must_capture)
         self.hint = filter_level(hint, self.hint_level, capture_turn)
+        if len(self._frames) >= 64:  # a caller that never drains (the live session) loses none
+            del self._frames[0]  # of `self.hint`; the log only serves replay
+        self._frames.append(self.hint)
 
     def _idle_hint(self) -> Hint:
         build = HintBuilder()

@@ -133,9 +133,10 @@ def replay(
             record = event_record(event, notices)
             if record is not None:
                 output(record)
-        if leds and rec.hint.roles != shown:
-            shown = dict(rec.hint.roles)
-            output({"t": now_ms, "leds": {str(sq): role for sq, role in shown.items()}})
+        for hint in rec.drain_frames():
+            if leds and hint.roles != shown:
+                shown = dict(hint.roles)
+                output({"t": now_ms, "leds": {str(sq): role for sq, role in shown.items()}})
 
     occupied = rec.expected
     now = 0
