@@ -85,10 +85,15 @@ def _git_revision() -> str:
     return f"{head} (working tree modified)" if dirty.strip() else head
 
 
-def _machine(command: str, quick: bool) -> list[str]:
-    """The header: what ran, where and when; load matters on a shared 2-core machine."""
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    load_text = " / ".join(f"{x:.2f}" for x in load) if load else "unknown"
+def _load() -> str:
+    """Load average (1/5/15 min): on a shared 2-core machine it explains noisy figures."""
+    if not hasattr(os, "getloadavg"):
+        return "unknown"
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _machine(command: str, quick: bool, started: str, load_start: str) -> list[str]:
+    """The header: what ran, where and when, and how busy the machine was."""
     cores = os.cpu_count() or 0
     lines = [
         "# Benchmarks",
@@ -97,12 +102,12 @@ def _machine(command: str, quick: bool) -> list[str]:
         "run described here.",
         "",
         f"- Command: `{command}`",
-        f"- Date: {dt.datetime.now(dt.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Date: {started}",
         f"- CPU: {_cpu_model()}, {cores} cores",
         f"- Python: {platform.python_implementation()} {platform.python_version()} "
         f"({platform.platform()})",
         f"- Commit: {_git_revision()}",
-        f"- Load average at start (1/5/15 min): {load_text}",
+        f"- Load average (1/5/15 min): {load_start} at the start, {_load()} at the end",
     ]
     if quick:
         lines.append("- **Quick smoke run (`--quick`): shallow workloads, not for comparison.**")
@@ -131,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(args_list)
 
     names = [n for n in MODULES if args.only is None or n in args.only]
-    sections = _machine(_command_text(args_list), args.quick)
+    date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load_start = _load()
+    sections: list[str] = []
     failed: list[str] = []
     started = time.perf_counter()
     for name in names:
@@ -147,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[bench] {name} done in {time.perf_counter() - begin:.1f} s", file=sys.stderr,
               flush=True)
 
-    document = "\n".join(sections)
+    header = _machine(_command_text(args_list), args.quick, date, load_start)
+    document = "\n".join([*header, *sections])
     if args.write:
         args.write.parent.mkdir(parents=True, exist_ok=True)
         args.write.write_text(document, encoding="utf-8")
