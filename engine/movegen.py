@@ -194,15 +194,130 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+        # Flying kings under the plain majority rule have the largest searches
+        # (hundreds of states): they get the two-pass count-then-spell search.
+        kings_by_count = self.capture_rule == MAJORITY and self.flying and (
+            self.promotion == PROMOTE_AT_END)
         for origin in _bits(starters):
-            found: list = []
             occupied = occupied_all & ~(1 << origin)
-            extend(origin, bool(kings >> origin & 1), 0, (), (), found, occupied)
+            is_king = bool(kings >> origin & 1)
+            if is_king and kings_by_count:
+                sequences.extend(self._most_captures_of_king(origin, occupied, opp))
+                continue
+            found: list = []
+            extend(origin, is_king, 0, (), (), found, occupied)
             for final, captured, path, order, king_end in found:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
         return sequences
+
+    def _most_captures_of_king(self, origin: int, occupied: int, opp: int) -> list[RawMove]:
+        """A flying king's longest captures (plain majority rule), in two passes.
+
+        First the most pieces it can take, from a memoised count that builds
+        no paths (a state is (square, captured set) and its worth one int);
+        then the paths are spelled out only along continuations that reach
+        that maximum. Captured pieces stay on the board, so what each square
+        can jump and where it may land is worked out once per square
+        (`_jump_options`) and only "already taken?" is checked per state.
+        Worst positions (several kings, dozens of paths) have hundreds of
+        states, which is why each must cost little.
+        """
+        cached_options, options = self._jump_options(occupied, opp)
+        left_bound = self._jumpable(occupied, opp)
+        memo: dict[int, int] = {}
+
+        def most(square: int, captured: int) -> int:
+            """The most pieces still to take from this state."""
+            key = square | captured << 7
+            found = memo.get(key)
+            if found is not None:
+                return found
+            found = 0
+            left = (left_bound & ~captured).bit_count()  # no line can take more
+            jumps = cached_options.get(square) or options(square)
+            for over, lands in jumps:
+                if captured >> over & 1:
+                    continue
+                taken = captured | 1 << over
+                for land in lands:
+                    value = 1 + most(land, taken)
+                    if value > found:
+                        found = value
+                if found == left:
+                    break
+            memo[key] = found
+            return found
+
+        def spell(square: int, captured: int, need: int):
+            """Every path taking `need` more pieces from this state."""
+            for over, lands in cached_options.get(square) or options(square):
+                if captured >> over & 1:
+                    continue
+                taken = captured | 1 << over
+                for land in lands:
+                    rest = memo.get(land | taken << 7)
+                    if rest is None:
+                        rest = most(land, taken)
+                    if rest + 1 != need:
+                        continue
+                    if rest == 0:
+                        yield land, taken, (land,), (over,)
+                    else:
+                        for final, total, path, order in spell(land, taken, rest):
+                            yield final, total, (land, *path), (over, *order)
+
+        count = most(origin, 0)
+        if not count:
+            return []
+        return [(origin, final, captured, True, path, order)
+                for final, captured, path, order in spell(origin, 0, count)]
+
+    def _jumpable(self, occupied: int, opp: int) -> int:
+        """Enemy pieces with both neighbours empty on some diagonal: the only ones a
+        capture can ever take, since jumped pieces stay put until the move ends."""
+        up_left, up_right, down_left, down_right = self.all_directions
+        empty = self.valid & ~occupied
+        return opp & (
+            ((empty >> up_left) & (empty << -down_right))
+            | ((empty >> up_right) & (empty << -down_left))
+        )
+
+    def _jump_options(self, occupied: int, opp: int):
+        """A flying king's captures from a square, as ((jumped, landing squares), ...),
+        computed once per square: returns the cache and the function that fills it.
+
+        Valid for one piece's whole capture: the board does not change while it
+        captures (the origin is empty, jumped pieces stay), so only whether the
+        jumped piece was already taken needs checking per state.
+        """
+        cache: dict[int, tuple] = {}
+        ray_table = self.ray_table
+
+        def options(square: int) -> tuple:
+            found = cache.get(square)
+            if found is not None:
+                return found
+            found_list = []
+            for ray, ray_mask, ascending, index_of in ray_table[square]:
+                hit = ray_mask & occupied
+                if not hit:
+                    continue
+                over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
+                if not opp >> over & 1:
+                    continue
+                lands = []
+                for land in ray[index_of[over] + 1:]:
+                    if occupied >> land & 1:
+                        break
+                    lands.append(land)
+                if lands:
+                    found_list.append((over, tuple(lands)))
+            found = cache[square] = tuple(found_list)
+            return found
+
+        return cache, options
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
         """A recursive walker appending every complete capture sequence to `out`.
