@@ -100,9 +100,12 @@ class Game:
         position = self.position
         mover = position.turn
         other = BLACK if mover == WHITE else WHITE
-        own = position.white if mover == WHITE else position.black
+        own, theirs = ((position.white, position.black) if mover == WHITE
+                       else (position.black, position.white))
         if not own:
             return Outcome(other, NO_PIECES)
+        if not theirs:  # only from a set-up position: play ends when the last piece goes
+            return Outcome(mover, NO_PIECES)
         if not position.legal_moves():
             return Outcome(other, NO_MOVES)
         if self.repetitions() >= 3:

@@ -21,6 +21,11 @@ def test_win_when_the_opponent_has_no_pieces() -> None:
     assert outcome.result == "1-0"
 
 
+def test_a_set_up_position_without_opponent_pieces_is_already_won() -> None:
+    outcome = game_from("brazilian", "W:W22:B").outcome()
+    assert outcome is not None and outcome.winner == "W" and outcome.reason == "no-pieces"
+
+
 def test_win_when_the_opponent_is_blocked() -> None:
     # Black's man on a7 is blocked by two White men (b6 and the man behind it on c5)
     game = game_from("brazilian", "B:Wb6,c5:Ba7")
