@@ -8,34 +8,11 @@ from __future__ import annotations
 
 import json
 
+from replaykit import frame_at, moves, role, run
+
 from engine import Game, Position, get_variant
 from host.recogniser import HOLD
-from host.replay import replay
 from tests.paths import SHARED
-
-
-def run(variant: str, events: list[dict], fen: str | None = None, **kw) -> list[dict]:
-    out: list[dict] = []
-    lines = (json.dumps(e) for e in events)
-    replay(get_variant(variant), lines, out.append, fen=fen, leds=True, notices=True, **kw)
-    return out
-
-
-def moves(out: list[dict]) -> list[dict]:
-    return [r for r in out if "move" in r]
-
-
-def leds_at(out: list[dict], t: int) -> dict[str, str]:
-    """The LED roles shown at time t (the last frame printed at or before t)."""
-    frame: dict[str, str] = {}
-    for r in out:
-        if "leds" in r and r["t"] <= t:
-            frame = r["leds"]
-    return frame
-
-
-def role(frame: dict[str, str], name: str) -> set[int]:
-    return {int(sq) for sq, r in frame.items() if r == name}
 
 
 def after(variant: str, fen: str, text: str) -> str:
@@ -69,7 +46,7 @@ def test_lifted_piece_shows_exactly_its_legal_destinations() -> None:
     for origin in (21, 22, 23, 24):
         out = run("brazilian", [{"t": 100, "lift": origin}, {"t": 900, "place": origin}])
         legal = {m.destination for m in v.initial_position().legal_moves() if m.origin == origin}
-        assert role(leds_at(out, 500), "destination") == legal
+        assert role(frame_at(out, 500), "destination") == legal
         assert moves(out) == []
 
 
@@ -88,9 +65,9 @@ def test_flying_king_slide_brushing_squares_commits_only_the_capture() -> None:
         {"t": 1200, "lift": 18},
     ]
     out = run("brazilian", events, fen)
-    assert role(leds_at(out, 200), "destination") == {m.destination for m in pos.legal_moves()}
+    assert role(frame_at(out, 200), "destination") == {m.destination for m in pos.legal_moves()}
     assert [m["fen"] for m in moves(out)] == [after("brazilian", fen, "29x11")]
-    assert role(leds_at(out, 1000), "remove") == {18}
+    assert role(frame_at(out, 1000), "remove") == {18}
     assert 1200 + 200 <= moves(out)[0]["t"] <= 1200 + 600
 
 
@@ -109,9 +86,9 @@ def test_international_king_multi_capture_touch_downs_and_any_removal_order() ->
     ]
     out = run("international", events, fen)
     legal = Position.from_fen(fen, get_variant("international")).legal_moves()
-    assert role(leds_at(out, 600), "destination") == {m.destination for m in legal}
-    assert role(leds_at(out, 1000), "landing") == {3}  # next landing after 20
-    assert role(leds_at(out, 2000), "remove") == {9, 33}
+    assert role(frame_at(out, 600), "destination") == {m.destination for m in legal}
+    assert role(frame_at(out, 1000), "landing") == {3}  # next landing after 20
+    assert role(frame_at(out, 2000), "remove") == {9, 33}
     assert [m["fen"] for m in moves(out)] == [after("international", fen, "47x21")]
 
 
@@ -127,11 +104,11 @@ def test_must_capture_pieces_lit_and_wrong_piece_flashes_them() -> None:
     fen = "W:W48,46:B24,K31,34,K42,43"
     pos = Position.from_fen(fen, get_variant("international"))
     out = run("international", [{"t": 300, "lift": 46}, {"t": 1500, "place": 46}], fen)
-    assert role(leds_at(out, 0), "must-capture") == {m.origin for m in pos.legal_moves()} == {48}
-    assert role(leds_at(out, 400), "capture-alert") == {48}
+    assert role(frame_at(out, 0), "must-capture") == {m.origin for m in pos.legal_moves()} == {48}
+    assert role(frame_at(out, 400), "capture-alert") == {48}
     assert [r for r in out if r.get("notice") == "capture-mandatory"]
     assert moves(out) == [] and not [r for r in out if r.get("notice") == "illegal-board"]
-    assert role(leds_at(out, 1600), "must-capture") == {48}
+    assert role(frame_at(out, 1600), "must-capture") == {48}
 
 
 def test_transient_state_never_commits() -> None:
@@ -165,7 +142,7 @@ def test_english_free_choice_accepts_the_shorter_capture() -> None:
     out = run(
         "english", [{"t": 100, "lift": 21}, {"t": 500, "place": 14}, {"t": 900, "lift": 17}], fen
     )
-    assert role(leds_at(out, 0), "must-capture") == {m.origin for m in pos.legal_moves()}
+    assert role(frame_at(out, 0), "must-capture") == {m.origin for m in pos.legal_moves()}
     assert [m["fen"] for m in moves(out)] == [after("english", fen, "21x14")]
 
 
@@ -214,9 +191,9 @@ def test_russian_crowning_mid_capture_then_confirmation() -> None:
     out = run("russian", events, fen)
     assert [m["fen"] for m in moves(out)] == [pos.play(move).fen()]
     assert "K" + str(move.destination) in moves(out)[0]["fen"]
-    assert role(leds_at(out, crowned_at - 10), "crown") == {move.destination}
+    assert role(frame_at(out, crowned_at - 10), "crown") == {move.destination}
     assert [r for r in out if r.get("notice") == "crown-confirmed"]
-    assert role(leds_at(out, crowned_at + 800), "crown") == set()
+    assert role(frame_at(out, crowned_at + 800), "crown") == set()
     assert not [r for r in out if r.get("notice") == "illegal-board"]
 
 
@@ -233,7 +210,7 @@ def test_illegal_move_is_refused_guided_back_and_play_resumes() -> None:
     notice = next(r for r in out if r.get("notice") == "illegal-board")
     assert 400 + 2500 <= notice["t"] <= 400 + 3600
     assert notice["missing"] == [22] and notice["extra"] == [19]
-    assert role(leds_at(out, 5000), "wrong") == {19, 22}
+    assert role(frame_at(out, 5000), "wrong") == {19, 22}
     assert [r for r in out if r.get("notice") == "board-ok"][0]["t"] == 6400
     assert [m["move"] for m in moves(out)] == ["c3-d4"]
 
@@ -247,7 +224,7 @@ def test_knocked_pieces_are_shown_one_pair_at_a_time() -> None:
         {"t": 130, "place": 17},
     ]
     out = run("brazilian", events)
-    wrong = role(leds_at(out, 4000), "wrong")
+    wrong = role(frame_at(out, 4000), "wrong")
     assert len(wrong & {17, 18}) == 1 and len(wrong & {21, 22}) == 1  # take from, put on
     assert moves(out) == []
 
@@ -278,7 +255,7 @@ def test_end_of_game_outcome_and_pattern() -> None:
     )
     result = next(r for r in out if "outcome" in r)
     assert (result["outcome"], result["winner"], result["reason"]) == ("win", "W", "no-pieces")
-    assert role(leds_at(out, 5000), "end") == {15}
+    assert role(frame_at(out, 5000), "end") == {15}
 
 
 def test_hint_levels() -> None:
@@ -286,6 +263,6 @@ def test_hint_levels() -> None:
     out = run("international", [{"t": 100, "lift": 48}], fen, hint_level="off")
     assert all(not r["leds"] for r in out if "leds" in r)
     out = run("brazilian", [{"t": 100, "lift": 22}], hint_level="captures")
-    assert role(leds_at(out, 500), "destination") == set()  # no capture: no help
+    assert role(frame_at(out, 500), "destination") == set()  # no capture: no help
     out = run("international", [{"t": 100, "lift": 48}], fen, hint_level="captures")
-    assert role(leds_at(out, 500), "destination") == {19}
+    assert role(frame_at(out, 500), "destination") == {19}

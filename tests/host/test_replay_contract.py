@@ -14,48 +14,16 @@ from pathlib import Path
 
 import pytest
 from humanise import humanise, random_game
+from replaykit import VARIANTS, frame_at, moves, role, run
 
 from engine import Position, get_variant
 from host.cli import main
-from host.replay import replay
-
-VARIANTS = [
-    "brazilian",
-    "international",
-    "russian",
-    "portuguese",
-    "spanish",
-    "italian",
-    "english",
-    "pool",
-]
-
-
-def run(variant: str, events: list[dict], fen: str | None = None) -> list[dict]:
-    out: list[dict] = []
-    lines = (json.dumps(e) for e in events)
-    replay(get_variant(variant), lines, out.append, fen=fen, leds=True, notices=True)
-    return out
-
-
-def moves(out: list[dict]) -> list[dict]:
-    return [r for r in out if "move" in r]
 
 
 def alarms(out: list[dict]) -> list[dict]:
     return [r for r in out if r.get("notice") == "illegal-board" or "takeback" in r]
 
 
-def frame_at(out: list[dict], t: int) -> dict[str, str]:
-    frame: dict[str, str] = {}
-    for r in out:
-        if "leds" in r and r["t"] <= t:
-            frame = r["leds"]
-    return frame
-
-
-def role(frame: dict[str, str], name: str) -> set[int]:
-    return {int(sq) for sq, r in frame.items() if r == name}
 
 
 def fen_after(variant: str, fen: str, *texts: str) -> list[str]:

@@ -13,21 +13,12 @@ import random
 
 import pytest
 from humanise import Stream, humanise, play_move, random_game
+from replaykit import VARIANTS
 
 from engine import Game, get_variant
 from host.replay import replay
 
 GAMES = int(os.environ.get("DRAUGHTSBOARD_SOAK", "30"))
-VARIANTS = [
-    "brazilian",
-    "international",
-    "russian",
-    "portuguese",
-    "spanish",
-    "italian",
-    "english",
-    "pool",
-]
 
 
 def run(variant_name: str, events: list[dict[str, object]]) -> list[dict[str, object]]:

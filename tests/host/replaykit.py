@@ -1,0 +1,37 @@
+"""What the host tests share for driving the replay and reading its output."""
+
+from __future__ import annotations
+
+import json
+
+from engine import VARIANTS as ENGINE_VARIANTS
+from engine import get_variant
+from host.replay import replay
+
+VARIANTS = list(ENGINE_VARIANTS)
+
+
+def run(variant: str, events: list[dict], fen: str | None = None, **kw) -> list[dict]:
+    """Replay `events` with LED frames and notices; the output records, in order."""
+    out: list[dict] = []
+    lines = (json.dumps(e) for e in events)
+    replay(get_variant(variant), lines, out.append, fen=fen, leds=True, notices=True, **kw)
+    return out
+
+
+def moves(out: list[dict]) -> list[dict]:
+    return [r for r in out if "move" in r]
+
+
+def frame_at(out: list[dict], t: int) -> dict[str, str]:
+    """The LED roles shown at time t (the last frame printed at or before t)."""
+    frame: dict[str, str] = {}
+    for r in out:
+        if "leds" in r and r["t"] <= t:
+            frame = r["leds"]
+    return frame
+
+
+def role(frame: dict[str, str], name: str) -> set[int]:
+    """The squares lit with one role."""
+    return {int(sq) for sq, r in frame.items() if r == name}
