@@ -215,34 +215,35 @@ class MoveGenerator:
     def _most_captures_of_king(self, origin: int, occupied: int, opp: int) -> list[RawMove]:
         """A flying king's longest captures (plain majority rule), in two passes.
 
-        First the most pieces it can take, from a memoised count that builds
-        no paths (a state is (square, captured set) and its worth one int);
-        then the paths are spelled out only along continuations that reach
-        that maximum. Captured pieces stay on the board, so what each square
-        can jump and where it may land is worked out once per square
-        (`_jump_options`) and only "already taken?" is checked per state.
-        Worst positions (several kings, dozens of paths) have hundreds of
-        states, which is why each must cost little.
+        A state is a *segment*: the king has just jumped piece `over` along
+        direction `d` and may land on any square of the run beyond it, so the
+        state (over, d, captured set) stands for all those landings at once;
+        every landing shares its future except for its own crossing diagonals.
+        First the most pieces still to take from each state, memoised as one
+        int and building no paths; then the paths are spelled out only along
+        continuations that reach that maximum. Captured pieces stay on the
+        board, so what each square can jump, and where it may land, is worked
+        out once per square (`_jump_options`) and only "already taken?" is
+        checked per state. Worst positions (several kings, dozens of paths)
+        still have a few hundred states, which is why each must cost little.
         """
         cached_options, options = self._jump_options(occupied, opp)
         left_bound = self._jumpable(occupied, opp)
         memo: dict[int, int] = {}
 
-        def most(square: int, captured: int) -> int:
-            """The most pieces still to take from this state."""
-            key = square | captured << 7
+        def most(over: int, direction: int, captured: int, lands: tuple) -> int:
+            """The most pieces still to take after jumping `over` along `direction`."""
+            key = over | direction << 6 | captured << 8
             found = memo.get(key)
             if found is not None:
                 return found
             found = 0
             left = (left_bound & ~captured).bit_count()  # no line can take more
-            jumps = cached_options.get(square) or options(square)
-            for over, lands in jumps:
-                if captured >> over & 1:
-                    continue
-                taken = captured | 1 << over
-                for land in lands:
-                    value = 1 + most(land, taken)
+            for land in lands:
+                for nxt, nxt_lands, nxt_direction in cached_options.get(land) or options(land):
+                    if captured >> nxt & 1:
+                        continue
+                    value = 1 + most(nxt, nxt_direction, captured | 1 << nxt, nxt_lands)
                     if value > found:
                         found = value
                 if found == left:
@@ -250,29 +251,37 @@ class MoveGenerator:
             memo[key] = found
             return found
 
-        def spell(square: int, captured: int, need: int):
-            """Every path taking `need` more pieces from this state."""
-            for over, lands in cached_options.get(square) or options(square):
-                if captured >> over & 1:
-                    continue
-                taken = captured | 1 << over
-                for land in lands:
-                    rest = memo.get(land | taken << 7)
-                    if rest is None:
-                        rest = most(land, taken)
-                    if rest + 1 != need:
-                        continue
-                    if rest == 0:
-                        yield land, taken, (land,), (over,)
-                    else:
-                        for final, total, path, order in spell(land, taken, rest):
-                            yield final, total, (land, *path), (over, *order)
+        results: list[RawMove] = []
+        path: list[int] = []  # landings so far, shared by the whole walk (append/pop)
+        order: list[int] = []  # pieces jumped so far
 
-        count = most(origin, 0)
-        if not count:
-            return []
-        return [(origin, final, captured, True, path, order)
-                for final, captured, path, order in spell(origin, 0, count)]
+        def spell(over: int, direction: int, captured: int, lands: tuple, need: int) -> None:
+            """Record every path taking `need` more pieces after jumping `over`."""
+            for land in lands:
+                path.append(land)
+                if need == 0:
+                    results.append((origin, land, captured, True, tuple(path), tuple(order)))
+                else:
+                    for nxt, nxt_lands, nxt_dir in cached_options.get(land) or options(land):
+                        if captured >> nxt & 1:
+                            continue
+                        taken = captured | 1 << nxt
+                        rest = most(nxt, nxt_dir, taken, nxt_lands)
+                        if rest + 1 == need:
+                            order.append(nxt)
+                            spell(nxt, nxt_dir, taken, nxt_lands, rest)
+                            order.pop()
+                path.pop()
+
+        firsts = [(over, lands, direction, most(over, direction, 1 << over, lands))
+                  for over, lands, direction in options(origin)]
+        count = max((rest + 1 for *_, rest in firsts), default=0)
+        for over, lands, direction, rest in firsts:
+            if rest + 1 == count:
+                order.append(over)
+                spell(over, direction, 1 << over, lands, rest)
+                order.pop()
+        return results
 
     def _jumpable(self, occupied: int, opp: int) -> int:
         """Enemy pieces with both neighbours empty on some diagonal: the only ones a
@@ -285,7 +294,7 @@ class MoveGenerator:
         )
 
     def _jump_options(self, occupied: int, opp: int):
-        """A flying king's captures from a square, as ((jumped, landing squares), ...),
+        """A flying king's captures from a square, as ((jumped, landings, direction), ...),
         computed once per square: returns the cache and the function that fills it.
 
         Valid for one piece's whole capture: the board does not change while it
@@ -300,7 +309,7 @@ class MoveGenerator:
             if found is not None:
                 return found
             found_list = []
-            for ray, ray_mask, ascending, index_of in ray_table[square]:
+            for direction, (ray, ray_mask, ascending, index_of) in enumerate(ray_table[square]):
                 hit = ray_mask & occupied
                 if not hit:
                     continue
@@ -313,7 +322,7 @@ class MoveGenerator:
                         break
                     lands.append(land)
                 if lands:
-                    found_list.append((over, tuple(lands)))
+                    found_list.append((over, tuple(lands), direction))
             found = cache[square] = tuple(found_list)
             return found
 
