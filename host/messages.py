@@ -51,6 +51,29 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 SIDES = {"pt-BR": {"W": "Brancas", "B": "Pretas"}, "en": {"W": "White", "B": "Black"}}
 
+VARIANT_NAMES = {
+    "pt-BR": {
+        "brazilian": "damas brasileiras",
+        "international": "damas internacionais",
+        "russian": "damas russas",
+        "portuguese": "damas portuguesas",
+        "spanish": "damas espanholas",
+        "italian": "damas italianas",
+        "english": "damas inglesas (checkers)",
+        "pool": "pool checkers",
+    },
+    "en": {
+        "brazilian": "Brazilian draughts",
+        "international": "international draughts",
+        "russian": "Russian draughts",
+        "portuguese": "Portuguese draughts",
+        "spanish": "Spanish draughts",
+        "italian": "Italian draughts",
+        "english": "checkers (English draughts)",
+        "pool": "pool checkers",
+    },
+}
+
 REASONS = {
     "pt-BR": {
         "no-pieces": "o adversário não tem peças",
@@ -80,6 +103,9 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     side = values.get("side")
     if isinstance(side, str) and side in SIDES[language]:
         values["side"] = SIDES[language][side]
+    variant = values.get("variant")
+    if isinstance(variant, str):
+        values["variant"] = VARIANT_NAMES[language].get(variant, variant)
     reason = values.get("reason")
     if isinstance(reason, str):
         values["reason"] = REASONS[language].get(reason, reason)

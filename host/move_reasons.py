@@ -28,20 +28,6 @@ REASONS: dict[str, dict[str, str]] = {
     },
 }
 
-VARIANT_NAMES: dict[str, dict[str, str]] = {
-    "pt-BR": {
-        "brazilian": "damas brasileiras",
-        "international": "damas internacionais",
-        "russian": "damas russas",
-        "portuguese": "damas portuguesas",
-        "spanish": "damas espanholas",
-        "italian": "damas italianas",
-        "english": "damas inglesas (checkers)",
-        "pool": "pool checkers",
-    },
-}
-
-
 def describe(error: IllegalMoveError, language: str) -> str:
     """The reason in `language`; the engine's English message otherwise."""
     template = REASONS.get(language, {}).get(error.code)
@@ -52,6 +38,3 @@ def describe(error: IllegalMoveError, language: str) -> str:
     except (KeyError, IndexError):
         return str(error)
 
-
-def variant_name(name: str, title: str, language: str) -> str:
-    return VARIANT_NAMES.get(language, {}).get(name, title)

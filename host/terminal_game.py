@@ -16,7 +16,7 @@ from typing import TextIO
 from engine import Game, IllegalMoveError, Position, Variant
 from engine.pdn_write import write_game
 from host.messages import REASONS, SIDES, render
-from host.move_reasons import describe, variant_name
+from host.move_reasons import describe
 
 TEXTS = {
     "en": {
@@ -133,16 +133,13 @@ class TerminalGame:
         if legal and legal[0].is_capture:
             self.say("capture", moves=self._texts(legal))
 
-    def _variant_name(self) -> str:
-        return variant_name(self.variant.name, self.variant.title, self.language)
-
     def _texts(self, moves) -> str:
         position = self.game.position
         return ", ".join(sorted(position.move_text(m) for m in moves))
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
-        self.announce("new-game", variant=self._variant_name(), side=self.game.position.turn)
+        self.announce("new-game", variant=self.variant.name, side=self.game.position.turn)
         self.show()
         while True:
             side = SIDES[self.language][self.game.position.turn]
@@ -221,7 +218,7 @@ class TerminalGame:
             self.start = self.variant.initial_position()
             self.game = Game(self.variant, self.start)
             self.result = None
-            self.announce("new-game", variant=self._variant_name(), side=self.game.position.turn)
+            self.announce("new-game", variant=self.variant.name, side=self.game.position.turn)
             self.show()
 
     def finish(self) -> int:
