@@ -159,17 +159,18 @@ class Position:
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
-        to_square = self.variant.bit_to_square
+        square = self.variant.bit_to_square.__getitem__
         origin, destination, captured, king_after, path, order = raw
-        was_king = bool(self.kings >> origin & 1)
+        captured_order = tuple(map(square, order))
+        paths = tuple(tuple(map(square, g[4])) for g in group)
         return Move(
-            origin=to_square[origin],
-            destination=to_square[destination],
-            captures=frozenset(to_square[b] for b in order),
-            path=tuple(to_square[b] for b in path),
-            paths=tuple(tuple(to_square[b] for b in g[4]) for g in group),
-            promotes=king_after and not was_king,
-            captured_order=tuple(to_square[b] for b in order),
+            origin=square(origin),
+            destination=square(destination),
+            captures=frozenset(captured_order),
+            path=paths[0] if group[0] is raw else tuple(map(square, path)),
+            paths=paths,
+            promotes=king_after and not self.kings >> origin & 1,
+            captured_order=captured_order,
         )
 
     def play(self, move: Move) -> Position:

@@ -120,8 +120,13 @@ class Variant:
         return tuple(bits)
 
     @cached_property
-    def bit_to_square(self) -> dict[int, int]:
-        return {bit: n for n, bit in enumerate(self.square_to_bit) if n}
+    def bit_to_square(self) -> tuple[int, ...]:
+        """Bit index -> square number (0 for the ghost bits): a tuple, indexed fast."""
+        table = [0] * (max(self.square_to_bit) + 1)
+        for number, bit in enumerate(self.square_to_bit):
+            if number:
+                table[bit] = number
+        return tuple(table)
 
     def square_coords(self, square: int) -> tuple[int, int]:
         """(file, rank), 0-based, a1 = (0, 0), on the board as White sees it."""
