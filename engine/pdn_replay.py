@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine import EngineError, Game, IllegalMoveError, Move, Outcome, Position, Variant
-from engine import get_variant as _get_variant
+from engine import (
+    EngineError,
+    Game,
+    IllegalMoveError,
+    Move,
+    Outcome,
+    Position,
+    Variant,
+    get_variant,
+)
 from engine.notation import readings
 from engine.pdn import MoveToken, PdnGame
 
@@ -114,11 +122,6 @@ def _normalise(result: str | None) -> str | None:
     if result in DECISIVE:
         return "1-0" if DECISIVE[result] == "W" else "0-1"
     return "1/2-1/2" if result in DRAWS else result
-
-
-def get_variant(name: str) -> Variant:
-    """`engine.get_variant`, re-exported so callers need only this module."""
-    return _get_variant(name)
 
 
 def candidate_variants(game: PdnGame) -> list[Variant]:

@@ -17,9 +17,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine import EngineError, Variant
+from engine import Variant
 from engine.pdn import PdnError, PdnGame, read_games
-from engine.pdn_replay import Replay, get_variant, replay_game
+from engine.pdn_replay import Replay, replay_game
+from host.commands._engine_args import variant_from
 from host.errors import UserError
 
 
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Check the file; print the report; 1 if any game has an illegal move."""
-    variant = _variant(args.variant)
+    variant = None if args.variant is None else variant_from(args.variant)
     games = _read(Path(args.file))
     replays = [_replay(game, variant) for game in games]
     if args.json:
@@ -78,15 +79,6 @@ def report(replay: Replay) -> dict[str, Any]:
         "terminator": replay.game.result,
         "notes": replay.notes,
     }
-
-
-def _variant(name: str | None) -> Variant | None:
-    if name is None:
-        return None
-    try:
-        return get_variant(name)
-    except (EngineError, ValueError) as error:
-        raise UserError(f"unknown variant {name!r}: {error}") from None
 
 
 def _read(path: Path) -> list[PdnGame]:

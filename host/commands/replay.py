@@ -12,7 +12,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from engine import FenError, UnknownVariantError, get_variant
+from engine import FenError
+from host.commands._engine_args import variant_from
 from host.errors import UserError
 from host.replay import replay
 
@@ -40,10 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        variant = get_variant(args.variant)
-    except UnknownVariantError as error:
-        raise UserError(str(error)) from None
+    variant = variant_from(args.variant)
 
     def output(record: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
