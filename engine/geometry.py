@@ -25,7 +25,6 @@ class Geometry:
     top_row: int  # White's crowning row
     bottom_row: int  # Black's crowning row
     long_diagonal: int  # a1..h8 (inner coordinates): the "grande diagonal"
-    bits: tuple[int, ...]  # all valid bit indices, ascending
     rays: dict[int, tuple[tuple[int, ...], ...]]  # bit -> squares along each direction
     jumps: dict[int, tuple[tuple[int, int, int], ...]]  # bit -> (direction, over, landing)
 
@@ -76,7 +75,6 @@ def geometry_for(size: int) -> Geometry:
         top_row=top,
         bottom_row=bottom,
         long_diagonal=diagonal,
-        bits=tuple(sorted(by_bit)),
         rays=rays,
         jumps=jumps,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.movegen import RawMove, generator_for, unique_moves
+from engine.movegen import RawMove, generator_for
 from engine.variant import BLACK, WHITE, Variant
 
 
@@ -232,5 +232,4 @@ __all__ = [
     "Move",
     "Piece",
     "Position",
-    "unique_moves",
 ]

@@ -164,10 +164,6 @@ class Variant:
         file, rank = self.square_coords(square)
         return (self.size - 1 - rank) * (self.size // 2) + file // 2 + 1
 
-    def promotion_row_bits(self, color: str) -> int:
-        """Bitboard of the row where `color`'s men are crowned."""
-        return self.geometry.top_row if color == WHITE else self.geometry.bottom_row
-
     def initial_fen(self) -> str:
         men = self.rows_of_men * self.size // 2
         if self.numbering == "spanish":  # White starts on the low numbers
