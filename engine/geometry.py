@@ -41,10 +41,7 @@ def geometry_for(size: int) -> Geometry:
         return (rank * width + file) // 2
 
     squares = {(f, r): bit(f, r) for r in range(size) for f in range(size) if (f + r) % 2 == 0}
-    by_bit = {b: c for c, b in squares.items()}
-    valid = 0
-    for b in by_bit:
-        valid |= 1 << b
+    valid = sum(1 << b for b in squares.values())
     steps = ((-1, 1), (1, 1), (-1, -1), (1, -1))
     directions = tuple(bit(1 + df, 1 + dr) - bit(1, 1) for df, dr in steps)
     # bit(1,1) is valid; its four neighbours are at offsets half, half+1, -half-1, -half
