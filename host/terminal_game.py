@@ -117,7 +117,8 @@ class TerminalGame:
         self.clock = clock
         self.game = Game(variant, self.start)
         self.result: str | None = None
-        self._saved: tuple[int, str | None] | None = None  # (game id, result) last written
+        self._file: Path | None = None  # where this game was saved, rewritten as it goes on
+        self._written = ""  # what was last written there
 
     # ------------------------------------------------------------------ output
     def say(self, key: str, **values: object) -> None:
@@ -217,6 +218,7 @@ class TerminalGame:
             self.save()
             self.start = self.variant.initial_position()
             self.game = Game(self.variant, self.start)
+            self._file, self._written = None, ""
             self.result = None
             self.announce("new-game", variant=self.variant.name, side=self.game.position.turn)
             self.show()
@@ -227,10 +229,9 @@ class TerminalGame:
         return 0
 
     def save(self) -> Path | None:
-        """Write the game as PDN (once per game); a game with no move is not saved."""
+        """Write the game as PDN: one file per game, rewritten only when the record
+        changed (a game with no move is not saved)."""
         if self.games_dir is None or not self.game.moves:
-            return None
-        if self._saved == (id(self.game), self.result):
             return None
         now = self.clock()
         text = write_game(
@@ -240,17 +241,21 @@ class TerminalGame:
             self.result or "*",
             start_fen=None if self.start == self.variant.initial_position() else self.start.fen(),
         )
+        if text == self._written:
+            return None
+        path = self._file or self._new_file(now)
+        path.write_text(text, encoding="utf-8")
+        self._file, self._written = path, text
+        self.say("saved", path=path)
+        return path
+
+    def _new_file(self, now: _dt.datetime) -> Path:
+        """A fresh file name for this game in the games folder (never overwrites another)."""
+        assert self.games_dir is not None
         self.games_dir.mkdir(parents=True, exist_ok=True)
         stem = f"{now:%Y%m%d-%H%M%S}-{self.variant.name}"
-        path = self.games_dir / f"{stem}.pdn"
-        if self._saved is not None and self._saved[0] == id(self.game):
-            path = self._path  # the same game, now finished: overwrite its earlier save
-        counter = 1
-        while path.exists() and path != getattr(self, "_path", None):
+        path, counter = self.games_dir / f"{stem}.pdn", 1
+        while path.exists():
             counter += 1
             path = self.games_dir / f"{stem}-{counter}.pdn"
-        path.write_text(text, encoding="utf-8")
-        self._path = path
-        self._saved = (id(self.game), self.result)
-        self.say("saved", path=path)
         return path

@@ -144,3 +144,15 @@ def test_terminal_game_draws_by_repetition() -> None:
     cycle = "c1-d2\nf8-e7\nd2-c1\ne7-f8\n" * 2
     out = play(cycle, fen="W:WKc1:BKf8")
     assert "Draw: threefold repetition." in out
+
+
+def test_terminal_game_keeps_one_file_per_game_and_rewrites_it_when_it_changes(
+    tmp_path: Path,
+) -> None:
+    play("c3-d4\nresign\nundo\ne3-f4\nresign\nquit\n", games_dir=tmp_path)
+    (saved,) = tmp_path.glob("*.pdn")
+    text = saved.read_text()
+    # c3-d4 was taken back; the same result (Black resigned) with new moves is rewritten
+    assert "1. e3-f4 1-0" in text and "c3-d4" not in text
+    play("c3-d4\nnew\ne3-f4\nquit\n", games_dir=tmp_path / "two")
+    assert len(list((tmp_path / "two").glob("*.pdn"))) == 2
