@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "host.commands.play",
     "host.commands.perft",
     "host.commands.moves",
+    "host.commands.analyse",
     "host.commands.check_game",
     "host.commands.replay",
     "host.commands.run",
