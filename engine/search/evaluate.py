@@ -117,7 +117,7 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
         score = lead
         pieces = n_wk + n_bk + n_wm + n_bm
         if lead and pieces:
-            score += lead * w.trade // (pieces * 10)
+            score += int(lead * w.trade / (pieces * 10))  # truncated: same for both colours
 
         men = n_wm + n_bm
         if men:
@@ -132,8 +132,8 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
                 if not x:
                     break
                 tempo -= x.bit_count()
-            score += tempo * (w.tempo_opening * men + w.tempo_ending * (initial_men - men)
-                              ) // initial_men
+            score += int(tempo * (w.tempo_opening * men + w.tempo_ending * (initial_men - men))
+                         / initial_men)
             score += w.centre * ((wm & centre).bit_count() - (bm & centre).bit_count())
             if n_bm:
                 score += w.back_guard * (wm & white_back).bit_count() + w.back_key * (
@@ -167,7 +167,7 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
                 else:
                     scale = draw_scale(flying, size, n_bk, n_bm, n_wk, n_wm,
                                        bool(wk & long_diagonal))
-                score //= scale
+                score = int(score / scale)
         return score if white_to_move else -score
 
     return evaluate

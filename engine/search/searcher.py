@@ -81,6 +81,11 @@ class SearchOptions:
     reductions: bool = True  # late-move reductions
     reply_at_once: bool = False  # a single legal move at the root is returned unsearched
     margin: int = 0  # score every root move within `margin` of the best (for levels)
+    # Selective parts, switched off only by the tests that compare the search with a
+    # plain minimax: forced (single) moves cost no depth; a quiet leaf under a capture
+    # threat gets `threat_plies` more plies.
+    extensions: bool = True
+    threat_plies: int = THREAT_PLIES
 
 
 @dataclass
@@ -101,8 +106,12 @@ class Searcher:
     """A search for one variant; keep one per game so the table carries over moves."""
 
     def __init__(self, variant: Variant, table_bits: int = 16,
-                 evaluate: Evaluate | None = None) -> None:
+                 evaluate: Evaluate | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        """`evaluate` and `clock` are replaceable for tests (a material-only evaluation,
+        a clock that advances per call); the defaults are what play uses."""
         self.variant = variant
+        self.clock = clock
         generator = generator_for(variant)
         self.legal = generator.legal
         self.has_capture = generator.has_capture
@@ -120,6 +129,7 @@ class Searcher:
         self.stop: Callable[[], bool] = _never
         self.quiescence_floor = -MAX_PLY
         self.reductions = True
+        self.extensions = True
 
     def new_game(self) -> None:
         self.table.clear()
@@ -133,7 +143,7 @@ class Searcher:
                stop: Callable[[], bool] | None = None,
                on_iteration: Callable[[RawResult], None] | None = None) -> RawResult:
         """Iterative deepening from `root` within `options`; never raises SearchStopped."""
-        started = time.perf_counter()
+        started = self.clock()
         self.deadline = started + options.time_limit if options.time_limit else float("inf")
         self.node_limit = options.node_limit or 1 << 62
         self.stop = stop or _never
@@ -141,6 +151,8 @@ class Searcher:
         self.quiescence_floor = (-options.quiescence_plies if options.quiescence_plies is not None
                                  else -MAX_PLY)
         self.reductions = options.reductions
+        self.extensions = options.extensions
+        threat = options.threat_plies
         self.table.new_search()
         self.killers = [[-1, -1] for _ in range(MAX_PLY + 1)]
         self.history = [h >> 2 for h in self.history]  # older lessons count for less
@@ -150,10 +162,10 @@ class Searcher:
         moves = self.legal(own, opp, kings, wtm)
         key = self.root_key(root)
         if not moves:
-            return RawResult(None, -MATE, 0, 0, time.perf_counter() - started, [], False)
+            return RawResult(None, -MATE, 0, 0, self.clock() - started, [], False)
         result = RawResult(moves[0], 0, 0, 0, 0.0, [moves[0]], False)
         if len(moves) == 1 and options.reply_at_once:
-            result.elapsed = time.perf_counter() - started
+            result.elapsed = self.clock() - started
             return result
 
         scores = {i: 0 for i in range(len(moves))}
@@ -165,7 +177,7 @@ class Searcher:
             try:
                 best_index, score, root_scores = self._root(
                     white, black, kings, wtm, key, moves, order, scores, depth, root,
-                    options.margin)
+                    options.margin, threat)
             except SearchStopped as stopped:
                 partial = stopped.args[0] if stopped.args else None
                 if partial is not None:  # a new best move already proven at this depth
@@ -181,7 +193,7 @@ class Searcher:
             result.pv = list(self.pv[0])
             result.root_scores = [(moves[i], s) for i, s in root_scores]
             result.nodes = self.nodes
-            result.elapsed = time.perf_counter() - started
+            result.elapsed = self.clock() - started
             if on_iteration is not None:
                 on_iteration(result)
             order = sorted(order, key=lambda i: -scores[i])
@@ -190,11 +202,11 @@ class Searcher:
             if abs(score) > MATE_BOUND and MATE - abs(score) <= depth:
                 break  # a forced win or loss seen to its end: deeper changes nothing
         result.nodes = self.nodes
-        result.elapsed = time.perf_counter() - started
+        result.elapsed = self.clock() - started
         return result
 
     def _root(self, white, black, kings, wtm, key, moves, order, scores, depth, root,
-              margin) -> tuple[int, int, list[tuple[int, int]]]:
+              margin, threat) -> tuple[int, int, list[tuple[int, int]]]:
         alpha, beta = -INFINITY, INFINITY
         best_index, best_score = order[0], -INFINITY
         root_scores: list[tuple[int, int]] = []
@@ -207,12 +219,13 @@ class Searcher:
             floor = best_score - margin - 1 if margin else alpha
             try:
                 if number == 0:
-                    score = -self._node(*child, depth - 1, -beta, -alpha, 1, True)
+                    score = -self._node(*child, depth - 1, -beta, -alpha, 1, True, threat)
                 else:
                     window = max(floor, -INFINITY)
-                    score = -self._node(*child, depth - 1, -window - 1, -window, 1, False)
+                    score = -self._node(*child, depth - 1, -window - 1, -window, 1, False,
+                                        threat)
                     if score > window:
-                        score = -self._node(*child, depth - 1, -beta, -window, 1, True)
+                        score = -self._node(*child, depth - 1, -beta, -window, 1, True, threat)
             except SearchStopped:
                 if best_score > -INFINITY and best_index != order[0]:
                     raise SearchStopped((best_index, best_score)) from None
@@ -263,7 +276,7 @@ class Searcher:
               ply, pv_node, threat=THREAT_PLIES) -> int:
         self.nodes += 1
         if not self.nodes & (CHECK_EVERY - 1) and (
-                time.perf_counter() >= self.deadline or self.stop()
+                self.clock() >= self.deadline or self.stop()
                 or self.nodes >= self.node_limit):
             raise SearchStopped()
         if pv_node:
@@ -309,7 +322,7 @@ class Searcher:
                     return score
 
         count = len(moves)
-        new_depth = depth if count == 1 else depth - 1
+        new_depth = depth if count == 1 and self.extensions else depth - 1
         order = self._order(moves, count, capture, tt_index, ply, kings)
 
         seen[key] = 1
