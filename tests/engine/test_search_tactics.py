@@ -151,5 +151,9 @@ def test_search_plays_the_shot(shot: Shot, turned: bool) -> None:
         values = move_values(position, SHOT_DEPTH + 2)
         assert values[position.move_text(analysis.best)] >= values[position.move_text(move)], (
             f"played {position.move_text(analysis.best)}, the shot is {shot.move}")
-    assert analysis.score >= material(position) + GAIN // 2  # the search sees the gain
     assert analysis.pv and analysis.pv[0] == analysis.best
+    line_end = position  # the search's own line wins the material (or the game)
+    for step in analysis.pv:
+        line_end = line_end.play(step)
+    gained = material(line_end) * (1 if line_end.turn == position.turn else -1)
+    assert gained - material(position) >= GAIN or analysis.mate, [str(m) for m in analysis.pv]
