@@ -11,30 +11,33 @@ which kings-only endings are drawn by material, as draughts theory has it:
   not even when it does not, in practice: the endgame limits end it first);
 - short kings (English, Italian): two kings beat one, so only 1 v 1 is drawn.
 
-`draw_scale` returns the divisor applied to the evaluation: 1 for a normal
-position, larger when the stronger side cannot (or can hardly) win.
+`draw_factor` returns what the evaluation is multiplied by: 1 for a normal
+position, 0 when the stronger side cannot win (then a draw by the rules is
+worth exactly as much, so no side gives material away to dodge one), a
+quarter when it can win in theory but rarely does in practice.
 """
 
 from __future__ import annotations
 
-DRAWN = 16  # score / 16: the stronger side keeps a trace of its edge, nothing more
-HARD = 4  # winnable in theory, often drawn in practice
+DRAWN = 0.0
+HARD = 0.25  # winnable in theory, often drawn in practice
+NORMAL = 1.0
 
 
-def draw_scale(flying: bool, size: int, strong_kings: int, strong_men: int, weak_kings: int,
-               weak_men: int, weak_king_on_long_diagonal: bool) -> int:
-    """How much to shrink the evaluation; the weak side has only kings here when it matters."""
+def draw_factor(flying: bool, size: int, strong_kings: int, strong_men: int, weak_kings: int,
+                weak_men: int, weak_king_on_long_diagonal: bool) -> float:
+    """How much of the evaluation to keep; only a lone king on the weak side matters here."""
     if weak_men or weak_kings != 1:
-        return 1
+        return NORMAL
     strong = strong_kings + strong_men
     if strong <= 1:
         return DRAWN
     if not flying:
-        return 1  # two short kings beat one
+        return NORMAL  # two short kings beat one
     if strong == 2:
         return DRAWN
     if strong == 3:
         if weak_king_on_long_diagonal:
             return DRAWN
-        return HARD if size == 10 else 1
-    return 1
+        return HARD if size == 10 else NORMAL
+    return NORMAL

@@ -5,7 +5,7 @@ king value; tempo (how far the men have advanced, worth more as men come
 off); centre; back-row guard and its key squares; runaway men no enemy man
 can stop; king mobility, kings on the long diagonal, trapped kings and
 blocked men; a trade-down bonus for the side ahead; and the drawn-material
-scaling of `endgame.py`. Everything is counted with bit masks built once per
+factor of `endgame.py`. Everything is counted with bit masks built once per
 variant, because the search calls this tens of thousands of times a second.
 
 `evaluator_for(variant)` returns `evaluate(white, black, kings, white_to_move)`
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from engine.search.endgame import draw_scale
+from engine.search.endgame import draw_factor
 from engine.search.weights import Weights, weights_for
 from engine.variant import Variant
 
@@ -162,12 +162,12 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
             score -= w.trapped_king * ((wk & ~free).bit_count() - (bk & ~free).bit_count())
             if pieces <= 5:
                 if lead > 0:
-                    scale = draw_scale(flying, size, n_wk, n_wm, n_bk, n_bm,
-                                       bool(bk & long_diagonal))
+                    factor = draw_factor(flying, size, n_wk, n_wm, n_bk, n_bm,
+                                         bool(bk & long_diagonal))
                 else:
-                    scale = draw_scale(flying, size, n_bk, n_bm, n_wk, n_wm,
-                                       bool(wk & long_diagonal))
-                score = int(score / scale)
+                    factor = draw_factor(flying, size, n_bk, n_bm, n_wk, n_wm,
+                                         bool(wk & long_diagonal))
+                score = int(score * factor)
         return score if white_to_move else -score
 
     return evaluate

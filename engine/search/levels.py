@@ -4,10 +4,12 @@ Why levels are built this way: a beginner does not play random moves; he sees
 little ahead, misses where a long capture leaves his pieces, and picks a
 move that looks about as good as the best. So the lower levels search
 shallower (`max_depth`), stop following captures after a few plies
-(`quiescence_plies`: the end of a long exchange goes unseen) and choose among
-the moves whose score is within `margin` centi-men of the best, the better
-ones more often. They never pick a move their own search sees losing more
-than the margin. Level 4 plays the best move it finds in its time.
+(`quiescence_plies`: the end of a long exchange goes unseen), pay for forced
+replies with depth like everything else (no extensions: a combination of
+several sacrifices is out of sight) and choose among the moves whose score
+is within `margin` centi-men of the best, the better ones more often. They
+never pick a move their own search sees losing more than the margin.
+Level 4 plays the best move it finds in its time.
 
 Time: every level has a time per move; with a game clock the time is the
 smaller of that and a share of the clock left (`think_time`).
@@ -18,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.search.searcher import MATE_BOUND, RawMove, RawResult, SearchOptions
+from engine.search.searcher import MATE_BOUND, THREAT_PLIES, RawMove, RawResult, SearchOptions
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,10 @@ class Level:
     move_time: float  # seconds per move, at most
     quiescence_plies: int | None  # capture plies followed past the horizon; None = all
     margin: int  # centi-men: moves this close to the best may be chosen instead
+    # Seeing forced replies for free and looking one ply past a capture threat are what
+    # make a search see combinations whole; the weaker levels do without.
+    extensions: bool = True
+    threat_plies: int = THREAT_PLIES
 
     def options(self, time_limit: float | None = None, reply_at_once: bool = True
                 ) -> SearchOptions:
@@ -38,12 +44,18 @@ class Level:
             quiescence_plies=self.quiescence_plies,
             reply_at_once=reply_at_once,
             margin=self.margin,
+            extensions=self.extensions,
+            threat_plies=self.threat_plies,
         )
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "beginner", max_depth=2, move_time=0.5, quiescence_plies=2, margin=60),
-    2: Level(2, "casual", max_depth=4, move_time=1.0, quiescence_plies=4, margin=30),
+    # Sees its move and the capture it allows, no further: "can he take me there?"
+    1: Level(1, "beginner", max_depth=1, move_time=0.5, quiescence_plies=1, margin=60,
+             extensions=False, threat_plies=0),
+    # Sees a two-for-one, misses combinations of several sacrifices.
+    2: Level(2, "casual", max_depth=3, move_time=1.0, quiescence_plies=2, margin=30,
+             extensions=False, threat_plies=0),
     3: Level(3, "club", max_depth=8, move_time=1.5, quiescence_plies=None, margin=10),
     4: Level(4, "strongest", max_depth=64, move_time=3.0, quiescence_plies=None, margin=0),
 }

@@ -1,0 +1,117 @@
+"""The search and the draw rules: it takes a draw it cannot do better than, avoids one it can.
+
+A side that cannot win must not avoid a draw the rules grant: the losing side
+walks into a repetition; the winning side steps out of one, and out of the
+no-progress and endgame-limit counts, with a capture or a man's move.
+"""
+
+from __future__ import annotations
+
+from engine import Game, Position, get_variant
+from engine.game import ENDGAME_LIMIT, NO_PROGRESS
+from engine.search import RootState, Searcher, SearchOptions, analyse, root_from_game
+from engine.search.draws import NOT_RUNNING, DrawState
+from engine.search.evaluate import evaluator_for
+
+
+def shuffled_english_game() -> Game:
+    """Black (two men down) and White shuffle their kings back to the start once."""
+    variant = get_variant("english")
+    game = Game(variant, Position.from_fen("B:WK32,21,22,23:BK1,12", variant))
+    for text in ("1-5", "32-28", "5-1", "28-32"):
+        game.push(game.position.parse_move(text))
+    assert game.repetitions() == 2
+    return game
+
+
+def test_the_losing_side_repeats_the_position() -> None:
+    game = shuffled_english_game()
+    fresh = analyse(Game(game.variant, game.positions[0]), depth=6)
+    assert fresh.score < -150  # without the history, Black is simply lost
+    analysis = analyse(game, depth=6)
+    assert game.position.move_text(analysis.best) == "1-5"  # back towards the repetition
+    assert analysis.score == 0
+
+
+def test_the_winning_side_steps_out_of_the_repetition() -> None:
+    game = shuffled_english_game()
+    game.push(game.position.parse_move("1-5"))
+    analysis = analyse(game, depth=6)
+    assert game.position.move_text(analysis.best) != "32-28"  # that would repeat
+    assert analysis.score > 150
+
+
+def test_draw_state_reads_the_game_counters() -> None:
+    game = shuffled_english_game()
+    state = DrawState.from_game(game)
+    counters = game.draw_counters()
+    assert state.no_progress == 4 == 2 * game.variant.no_progress_moves - counters[NO_PROGRESS]
+    assert counters[ENDGAME_LIMIT] is None and state.limit_left == NOT_RUNNING
+    root = root_from_game(game)
+    assert len(root.history) == 4  # all four earlier positions may still come back
+
+
+def test_history_stops_at_the_last_mans_move() -> None:
+    game = shuffled_english_game()
+    game.push(game.position.parse_move("1-5"))
+    game.push(game.position.parse_move("23-19"))  # a man moves: nothing before can recur
+    assert root_from_game(game).history == ()
+    assert DrawState.from_game(game).no_progress == 0
+
+
+def _brazilian_root(no_progress: int) -> tuple[Position, RootState]:
+    variant = get_variant("brazilian")
+    # Two kings and a man against a king off the long diagonal: a win, in time.
+    position = Position.from_fen("W:WK29,K30,17:BK1", variant)
+    return position, RootState(position.white, position.black, position.kings, True,
+                               no_progress=no_progress)
+
+
+def test_no_progress_count_makes_the_winner_move_a_man() -> None:
+    variant = get_variant("brazilian")
+    limit = 2 * variant.no_progress_moves
+    position, root = _brazilian_root(limit - 2)  # two plies before the draw
+    searcher = Searcher(variant)
+    result = searcher.search(root, SearchOptions(max_depth=5, margin=10_000))
+    by_move = {(m[0], m[1]): score for m, score in result.root_scores}
+    man_bit = variant.square_to_bit[17]
+    man_moves = {k: s for k, s in by_move.items() if k[0] == man_bit}
+    king_moves = {k: s for k, s in by_move.items() if k[0] != man_bit}
+    assert result.best[0] == man_bit and result.score > 200
+    assert king_moves and all(score <= 0 for score in king_moves.values())
+    # With the count far away, the same king moves keep their winning score.
+    _, relaxed = _brazilian_root(0)
+    relaxed_result = Searcher(variant).search(relaxed, SearchOptions(max_depth=5,
+                                                                     margin=10_000))
+    assert max(s for m, s in relaxed_result.root_scores if m[0] != man_bit) > 200
+    assert man_moves
+
+
+def test_endgame_limit_ending_within_the_horizon_is_a_draw() -> None:
+    """Russian: three kings against one, fifteen moves each. With two plies left and
+    no capture of the lone king in sight, every line ends drawn."""
+    variant = get_variant("russian")
+    position = Position.from_fen("W:WK29,K30,K31:BK12", variant)  # lone king off the road
+    assert evaluator_for(variant)(position.white, position.black, position.kings, True) > 400
+    game = Game(variant, position)
+    assert game.draw_counters()[ENDGAME_LIMIT] == 30  # the rule's count has started
+    root = RootState(position.white, position.black, position.kings, True, limit_left=2)
+    result = Searcher(variant).search(root, SearchOptions(max_depth=4))
+    assert result.score == 0
+    far = RootState(position.white, position.black, position.kings, True, limit_left=30)
+    assert Searcher(variant).search(far, SearchOptions(max_depth=4)).score > 400
+
+
+def test_drawn_material_evaluates_near_zero() -> None:
+    """Kings-only endings the stronger side cannot win score nothing."""
+    for name, fen in (("brazilian", "W:WK29,K30:BK4"),  # two kings v one, flying
+                      ("international", "W:WK46,K47:BK5"),
+                      ("english", "W:WK29:BK4")):  # one short king v one
+        variant = get_variant(name)
+        position = Position.from_fen(fen, variant)
+        score = evaluator_for(variant)(position.white, position.black, position.kings, True)
+        assert score == 0, (name, score)
+    # Two short kings beat one: English keeps the edge.
+    variant = get_variant("english")
+    position = Position.from_fen("W:WK29,K30:BK4", variant)
+    assert evaluator_for(variant)(position.white, position.black, position.kings, True) > 100
