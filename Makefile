@@ -22,11 +22,11 @@ test: $(BIN)/draughtsboard
 lint: $(BIN)/draughtsboard
 	$(BIN)/ruff check .
 
-# Benchmarks run in their own environment: pydraughts (the peer we compare
-# against) is installed there only, never as a dependency of the product.
+# Benchmarks run in their own environment: pydraughts and dame-rs (the peers we compare
+# against) are installed there only, never as dependencies of the product.
 $(BENCH_VENV)/bin/python: pyproject.toml
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7 dame-rs==0.2.0
 	touch $@
 
 bench: $(BENCH_VENV)/bin/python

@@ -24,10 +24,6 @@ from engine.variant import Variant
 Evaluate = Callable[[int, int, int, bool], int]
 
 
-def _shift(mask: int, d: int) -> int:
-    return mask << d if d > 0 else mask >> -d
-
-
 @cache
 def evaluator_for(variant: Variant) -> Evaluate:
     return build_evaluator(variant, weights_for(variant.name))
@@ -59,6 +55,7 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
     long_diagonal = geometry.long_diagonal
     up_left, up_right, down_left, down_right = geometry.directions
     directions = geometry.directions
+    assert up_left > 0 and up_right > 0 and down_left < 0 and down_right < 0
     flying = variant.flying_kings
     white_promo, black_promo = geometry.top_row, geometry.bottom_row
 
@@ -93,16 +90,22 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
             men ^= low_bit
         return bonus
 
+    up_shifts = tuple(d for d in directions if d > 0)  # towards White's crowning row
+    down_shifts = tuple(-d for d in directions if d < 0)
+
     def king_moves(own_kings: int, empty: int) -> int:
+        """Squares the kings can move to, counted with whole-board shifts."""
         total = 0
-        for d in directions:
-            x = _shift(own_kings, d) & empty
-            if flying:
-                while x:
-                    total += x.bit_count()
-                    x = _shift(x, d) & empty
-            else:
+        for d in up_shifts:
+            x = (own_kings << d) & empty
+            while x:
                 total += x.bit_count()
+                x = (x << d) & empty if flying else 0
+        for d in down_shifts:
+            x = (own_kings >> d) & empty
+            while x:
+                total += x.bit_count()
+                x = (x >> d) & empty if flying else 0
         return total
 
     def evaluate(white: int, black: int, kings: int, white_to_move: bool) -> int:
@@ -142,8 +145,8 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
                 score -= w.back_guard * (bm & black_back).bit_count() + w.back_key * (
                     bm & black_key).bit_count()
             empty = valid & ~(white | black)
-            white_free = _shift(empty, -up_left) | _shift(empty, -up_right)
-            black_free = _shift(empty, -down_left) | _shift(empty, -down_right)
+            white_free = (empty >> up_left) | (empty >> up_right)  # a square ahead is empty
+            black_free = (empty << -down_left) | (empty << -down_right)
             score -= w.blocked_man * ((wm & ~white_free & ~white_promo).bit_count()
                                       - (bm & ~black_free & ~black_promo).bit_count())
             if not bk and wm & white_runner_zone:
@@ -156,9 +159,11 @@ def build_evaluator(variant: Variant, w: Weights) -> Evaluate:
             if flying:
                 score += w.long_diagonal * ((wk & long_diagonal).bit_count()
                                             - (bk & long_diagonal).bit_count())
-            free = 0
-            for d in directions:
-                free |= _shift(empty, -d)
+            free = 0  # squares with an empty neighbour
+            for d in up_shifts:
+                free |= empty >> d
+            for d in down_shifts:
+                free |= empty << d
             score -= w.trapped_king * ((wk & ~free).bit_count() - (bk & ~free).bit_count())
             if pieces <= 5:
                 if lead > 0:
