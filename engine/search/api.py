@@ -39,10 +39,6 @@ class Analysis:
     pv: tuple[Move, ...]
     stopped: bool  # cut short by the time limit or a stop request
 
-    @property
-    def seldepth_hint(self) -> int:
-        return len(self.pv)
-
 
 def root_from_position(position: Position) -> RootState:
     return RootState(position.white, position.black, position.kings, position.turn == WHITE)

@@ -39,8 +39,8 @@ def plain_minimax(position: Position, depth: int, ply: int = 0) -> int:
     return max(-plain_minimax(position.play(m), depth - 1, ply + 1) for m in moves)
 
 
-def random_position(variant: Variant, rng: random.Random) -> Position:
-    """Men only, none on its crowning row, a few to a dozen a side."""
+def random_position(variant: Variant, rng: random.Random, kings: bool = False) -> Position:
+    """Men (and with `kings`, a king or two a side), no man on its crowning row."""
     squares = list(range(1, variant.num_squares + 1))
     rng.shuffle(squares)
     counts = {"W": rng.randint(2, 7), "B": rng.randint(2, 7)}
@@ -52,8 +52,11 @@ def random_position(variant: Variant, rng: random.Random) -> Position:
                 placed[colour].append(square)
                 break
     turn = rng.choice("WB")
-    fen = f"{turn}:W{','.join(map(str, placed['W']))}:B{','.join(map(str, placed['B']))}"
-    return Position.from_fen(fen, variant)
+    crowned = {colour: set(rng.sample(placed[colour], rng.randint(1, 2))) if kings else set()
+               for colour in placed}
+    lists = {colour: ",".join(("K" if s in crowned[colour] else "") + str(s)
+                              for s in placed[colour]) for colour in placed}
+    return Position.from_fen(f"{turn}:W{lists['W']}:B{lists['B']}", variant)
 
 
 @pytest.mark.parametrize("variant_name", VARIANTS)
@@ -74,4 +77,24 @@ def test_search_value_equals_plain_minimax(variant_name: str) -> None:
         assert result.score == expected, (position.fen(), depth)
         best = to_public(position, result.best)
         assert -plain_minimax(position.play(best), depth - 1, 1) == expected, position.fen()
+        checked += 1
+
+
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_search_value_equals_plain_minimax_with_kings(variant_name: str) -> None:
+    """Kings too (flying or short), to three plies: too short for a repetition, so the
+    table's answers cannot depend on the path and must again be exact."""
+    variant = get_variant(variant_name)
+    rng = random.Random(f"kings-{variant_name}")
+    searcher = Searcher(variant, table_bits=12, evaluate=material)
+    checked = 0
+    while checked < 25:
+        position = random_position(variant, rng, kings=True)
+        if not position.legal_moves():
+            continue
+        depth = rng.randint(1, 3)
+        options = SearchOptions(max_depth=depth, reductions=False, extensions=False,
+                                threat_plies=0)
+        result = searcher.search(root_from_position(position), options)
+        assert result.score == plain_minimax(position, depth), (position.fen(), depth)
         checked += 1
