@@ -10,7 +10,9 @@ import sys
 import pytest
 
 from engine import Position, get_variant
+from engine.search import analyse
 from host.cli import main
+from tests.engine.test_search_tactics import turned_round
 from tests.paths import REPO
 
 FIELDS = {"best", "from", "to", "captures", "score", "mate", "depth", "nodes", "pv"}
@@ -123,22 +125,5 @@ def test_scores_agree_between_colours_on_a_mirrored_position() -> None:
     and board turned round must score the same."""
     variant = get_variant("brazilian")
     position = Position.from_fen(SHOT, variant)
-    turned = _turn_round(position)
-    from engine.search import analyse
-
+    turned = turned_round(position)
     assert analyse(position, depth=4).score == analyse(turned, depth=4).score
-
-
-def _turn_round(position: Position) -> Position:
-    variant = position.variant
-    last = variant.num_squares + 1
-    pieces = position.pieces()
-    parts = {"W": [], "B": []}
-    for square, piece in pieces.items():
-        colour = "B" if piece.color == "W" else "W"
-        parts[colour].append(("K" if piece.king else "") + str(last - square))
-    turn = "B" if position.turn == "W" else "W"
-    return Position.from_fen(f"{turn}:W{','.join(parts['W'])}:B{','.join(parts['B'])}",
-                             variant)
-
-

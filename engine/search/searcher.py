@@ -405,28 +405,12 @@ class Searcher:
 
     def _capture_node(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
                       depth, alpha, beta, ply, threat) -> int:
-        """Beyond the horizon with a capture pending: every capture is searched (forced)."""
-        best_score = -INFINITY
-        play = self._play
-        node = self._node
-        seen = self.seen
-        seen[key] = 1
-        try:
-            order = (sorted(range(len(moves)), key=lambda i: -moves[i][2].bit_count())
-                     if len(moves) > 1 else (0,))
-            for index in order:
-                child = play(white, black, kings, wtm, key, moves[index], no_progress,
-                             limit_left)
-                score = -node(*child, depth - 1, -beta, -alpha, ply + 1, False, threat)
-                if score > best_score:
-                    best_score = score
-                    if score > alpha:
-                        alpha = score
-                        if score >= beta:
-                            break
-        finally:
-            del seen[key]
-        return best_score
+        """Beyond the horizon with a capture pending: every capture is searched (forced),
+        the biggest first."""
+        order = (sorted(range(len(moves)), key=lambda i: -moves[i][2].bit_count())
+                 if len(moves) > 1 else (0,))
+        return self._every_move(white, black, kings, wtm, key, no_progress, limit_left,
+                                [moves[i] for i in order], depth - 1, alpha, beta, ply, threat)
 
     def _threat_node(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
                      alpha, beta, ply, threat) -> int:
@@ -435,6 +419,12 @@ class Searcher:
         The static evaluation cannot see the piece about to be lost, nor the shot
         the threat may hide, so the side to move tries each move (no standing pat:
         draughts has no passing) and the capture is resolved in the replies."""
+        return self._every_move(white, black, kings, wtm, key, no_progress, limit_left, moves,
+                                0, alpha, beta, ply, threat)
+
+    def _every_move(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
+                    child_depth, alpha, beta, ply, threat) -> int:
+        """Plain alpha-beta over `moves` in the given order (no table, no reductions)."""
         best_score = -INFINITY
         play = self._play
         node = self._node
@@ -443,7 +433,7 @@ class Searcher:
         try:
             for move in moves:
                 child = play(white, black, kings, wtm, key, move, no_progress, limit_left)
-                score = -node(*child, 0, -beta, -alpha, ply + 1, False, threat)
+                score = -node(*child, child_depth, -beta, -alpha, ply + 1, False, threat)
                 if score > best_score:
                     best_score = score
                     if score > alpha:

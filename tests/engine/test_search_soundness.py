@@ -59,17 +59,17 @@ def random_position(variant: Variant, rng: random.Random, kings: bool = False) -
     return Position.from_fen(f"{turn}:W{lists['W']}:B{lists['B']}", variant)
 
 
-@pytest.mark.parametrize("variant_name", VARIANTS)
-def test_search_value_equals_plain_minimax(variant_name: str) -> None:
+def check_against_minimax(variant_name: str, kings: bool, positions: int, max_depth: int,
+                          ) -> None:
     variant = get_variant(variant_name)
-    rng = random.Random(variant_name)
+    rng = random.Random(f"{variant_name}-{kings}")
     searcher = Searcher(variant, table_bits=12, evaluate=material)
     checked = 0
-    while checked < 40:
-        position = random_position(variant, rng)
+    while checked < positions:
+        position = random_position(variant, rng, kings)
         if not position.legal_moves():
             continue
-        depth = rng.randint(1, 4)
+        depth = rng.randint(1, max_depth)
         options = SearchOptions(max_depth=depth, reductions=False, extensions=False,
                                 threat_plies=0)
         result = searcher.search(root_from_position(position), options)
@@ -81,20 +81,12 @@ def test_search_value_equals_plain_minimax(variant_name: str) -> None:
 
 
 @pytest.mark.parametrize("variant_name", VARIANTS)
+def test_search_value_equals_plain_minimax(variant_name: str) -> None:
+    check_against_minimax(variant_name, kings=False, positions=40, max_depth=4)
+
+
+@pytest.mark.parametrize("variant_name", VARIANTS)
 def test_search_value_equals_plain_minimax_with_kings(variant_name: str) -> None:
     """Kings too (flying or short), to three plies: too short for a repetition, so the
     table's answers cannot depend on the path and must again be exact."""
-    variant = get_variant(variant_name)
-    rng = random.Random(f"kings-{variant_name}")
-    searcher = Searcher(variant, table_bits=12, evaluate=material)
-    checked = 0
-    while checked < 25:
-        position = random_position(variant, rng, kings=True)
-        if not position.legal_moves():
-            continue
-        depth = rng.randint(1, 3)
-        options = SearchOptions(max_depth=depth, reductions=False, extensions=False,
-                                threat_plies=0)
-        result = searcher.search(root_from_position(position), options)
-        assert result.score == plain_minimax(position, depth), (position.fen(), depth)
-        checked += 1
+    check_against_minimax(variant_name, kings=True, positions=25, max_depth=3)
