@@ -245,13 +245,14 @@ class Searcher:
         origin, destination, captured, king_after = move[0], move[1], move[2], move[3]
         pieces = self.keys.pieces
         was_king = kings >> origin & 1
+        shift = (1 << origin) ^ (1 << destination)  # 0 when a king's capture ends at home
         if wtm:
             own_man, own_king, opp_man, opp_king = pieces
-            white ^= (1 << origin) | (1 << destination)
+            white ^= shift
             black &= ~captured
         else:
             opp_man, opp_king, own_man, own_king = pieces
-            black ^= (1 << origin) | (1 << destination)
+            black ^= shift
             white &= ~captured
         key ^= self.keys.black_to_move
         key ^= own_king[origin] if was_king else own_man[origin]

@@ -90,3 +90,14 @@ def test_search_value_equals_plain_minimax_with_kings(variant_name: str) -> None
     """Kings too (flying or short), to three plies: too short for a repetition, so the
     table's answers cannot depend on the path and must again be exact."""
     check_against_minimax(variant_name, kings=True, positions=25, max_depth=3)
+
+
+def test_a_king_capture_that_ends_where_it_began_keeps_the_king() -> None:
+    """A flying king can take a ring of pieces and land on its own square again."""
+    variant = get_variant("brazilian")
+    position = Position.from_fen("W:WKd2,a1,c1,e1:Bc3,e3,c5,e5,h8", variant)
+    (ring,) = position.legal_moves()
+    assert ring.origin == ring.destination and len(ring.captures) == 4
+    options = SearchOptions(max_depth=2, reductions=False, extensions=False, threat_plies=0)
+    result = Searcher(variant, evaluate=material).search(root_from_position(position), options)
+    assert result.score == plain_minimax(position, 2) == 500
