@@ -80,6 +80,7 @@ class SearchJob:
         self._cancel = cancel
         self._future: Future[ComputerMove | None] = Future()
         self._future.set_running_or_notify_cancel()
+        self._settling = threading.Lock()
         self._started = threading.Event()  # the worker has begun searching it
         self._released = threading.Event()  # the worker has finished or dropped the job
 
@@ -104,14 +105,19 @@ class SearchJob:
     def __await__(self) -> Generator[Any, None, ComputerMove | None]:
         return asyncio.wrap_future(self._future).__await__()
 
-    # called by the backends
-    def _resolve(self, value: ComputerMove | None) -> None:
-        if not self._future.done():
+    # called by the backends and by cancel, from different threads: the first wins
+    def _resolve(self, value: ComputerMove | None) -> bool:
+        """Settle the job with `value`; False if it was settled already (e.g. cancelled)."""
+        with self._settling:
+            if self._future.done():
+                return False
             self._future.set_result(value)
+            return True
 
     def _fail(self, message: str) -> None:
-        if not self._future.done():
-            self._future.set_exception(OpponentError(message))
+        with self._settling:
+            if not self._future.done():
+                self._future.set_exception(OpponentError(message))
 
 
 def _deliver(job: SearchJob, reply: Reply) -> None:
@@ -124,8 +130,7 @@ def _deliver(job: SearchJob, reply: Reply) -> None:
             return
         computer = ComputerMove(to_public(job.position, reply.chosen),
                                 publish(job.position, reply.result), job.level)
-        job._resolve(computer)
-        if job.on_result is not None:
+        if job._resolve(computer) and job.on_result is not None:  # not if cancelled meanwhile
             job.on_result(computer)
     finally:
         job._released.set()
@@ -143,6 +148,9 @@ class _ThreadBackend:
         self._worker = Worker()
         self._thread = threading.Thread(target=self._loop, name="opponent-search", daemon=True)
         self._thread.start()
+
+    def alive(self) -> bool:
+        return self._thread.is_alive()
 
     def submit(self, job: SearchJob, request: Request) -> None:
         stop = threading.Event()
@@ -209,6 +217,9 @@ class _ProcessBackend:
     @property
     def pid(self) -> int:
         return self._process.pid
+
+    def alive(self) -> bool:
+        return self._process.poll() is None
 
     def submit(self, job: SearchJob, request: Request) -> None:
         with self._lock:
@@ -280,16 +291,8 @@ class Opponent:
     def __init__(self, backend: str = "auto", seed: int | None = None) -> None:
         if backend not in ("auto", "process", "thread"):
             raise ValueError(f"unknown opponent backend {backend!r}")
-        self.backend: _ThreadBackend | _ProcessBackend
-        if backend == "thread":
-            self.backend = _ThreadBackend()
-        else:
-            try:
-                self.backend = _ProcessBackend()
-            except OSError:
-                if backend == "process":
-                    raise
-                self.backend = _ThreadBackend()
+        self._backend_choice = backend
+        self.backend = self._start_backend()
         self._seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self._ids = itertools.count(1)
         self._current: SearchJob | None = None
@@ -330,11 +333,25 @@ class Opponent:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    def _start_backend(self) -> _ThreadBackend | _ProcessBackend:
+        if self._backend_choice == "thread":
+            return _ThreadBackend()
+        try:
+            return _ProcessBackend()
+        except OSError:
+            if self._backend_choice == "process":
+                raise
+            return _ThreadBackend()
+
     def _submit(self, game: Game, level: int, seconds: float,
                 on_result: Callable[[ComputerMove], None] | None) -> SearchJob:
         if game.outcome() is not None:
             raise ValueError("the game is over: there is no move to search")
         self.cancel()
+        if not self.backend.alive():  # the worker died (killed, out of memory): a new one
+            self.backend.close()
+            self.backend = self._start_backend()
+            self._fresh = True
         job_id = next(self._ids)
         job = SearchJob(job_id, game.position, level, on_result, self._cancel)
         request = Request(job=job_id, variant=game.variant.name, root=root_from_game(game),
