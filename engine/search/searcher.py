@@ -144,7 +144,10 @@ class Searcher:
                on_iteration: Callable[[RawResult], None] | None = None) -> RawResult:
         """Iterative deepening from `root` within `options`; never raises SearchStopped."""
         started = self.clock()
-        self.deadline = started + options.time_limit if options.time_limit else float("inf")
+        # The first iteration always completes (a few hundred nodes): even the shortest
+        # time limit yields a move that has been looked at. stop() still ends it at once.
+        deadline = started + options.time_limit if options.time_limit else float("inf")
+        self.deadline = float("inf")
         self.node_limit = options.node_limit or 1 << 62
         self.stop = stop or _never
         self.nodes = 0
@@ -194,6 +197,7 @@ class Searcher:
             result.root_scores = [(moves[i], s) for i, s in root_scores]
             result.nodes = self.nodes
             result.elapsed = self.clock() - started
+            self.deadline = deadline
             if on_iteration is not None:
                 on_iteration(result)
             order = sorted(order, key=lambda i: -scores[i])
