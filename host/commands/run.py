@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from pathlib import Path
 
 from engine import get_variant
 from host.announce import Announcer, console_listener, speech_listener
-from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
+from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
 from host.session import Session, run_board, run_stream
 from host.speech import Speaker
@@ -29,38 +28,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Follow a game on the board. Commands on stdin: "
         "takeback, new, resign, draw, quit.",
     )
-    parser.add_argument("--config", help="config file (default: ~/.config/draughtsboard/...)")
-    parser.add_argument("--variant", help="rules variant (overrides the config)")
-    parser.add_argument("--language", choices=LANGUAGES)
-    parser.add_argument("--hints", choices=HINT_LEVELS)
-    parser.add_argument("--board", help="board: sim, gpio or serial:URL")
-    parser.add_argument("--layout", help="wiring layout name or file")
-    parser.add_argument("--journal", help="journal file")
-    parser.add_argument("--games-dir", help="folder for finished games (PDN)")
-    parser.add_argument("--no-speech", action="store_true", help="console only")
+    parser.add_argument("--config", help="config file over the system one (default: the user's)")
+    add_setting_flags(parser)
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.set_defaults(func=run)
 
 
 def settings(args: argparse.Namespace) -> Config:
-    config = load_config(args.config)
-    if args.variant is not None:
-        from engine import VARIANTS
-
-        if args.variant.lower() not in VARIANTS:
-            names = ", ".join(VARIANTS)
-            raise UserError(f"unknown variant {args.variant!r}; choose one of {names}")
-    return config.with_overrides(
-        variant=args.variant.lower() if args.variant else None,
-        language=args.language,
-        hints=args.hints,
-        board=args.board,
-        layout=args.layout,
-        journal=Path(args.journal) if args.journal else None,
-        games_dir=Path(args.games_dir) if args.games_dir else None,
-        speech=False if args.no_speech else None,
-    )
+    """The config files, then the flags (docs/config.md)."""
+    return load_config(args.config, flag_values(args))
 
 
 def run(args: argparse.Namespace) -> int:
