@@ -26,6 +26,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
         "game-saved": "Partida salva em {path}.",
+        "menu": "Comandos: leve a peça extra a uma casa acesa; retire-a para cancelar.",
+        "menu-closed": "Comandos fechados.",
+        "draw-offer": "As {side} propõem empate. As {other} aceitam escolhendo empate também.",
+        "level": "Computador no nível {level}.",
+        "level-off": "Dois jogadores, sem computador.",
+        "variant-chosen": "Variante escolhida: {variant}.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -46,6 +52,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
         "game-saved": "Game saved to {path}.",
+        "menu": "Board commands: move the spare piece onto a lit square; take it off to cancel.",
+        "menu-closed": "Board commands closed.",
+        "draw-offer": "{side} offers a draw. {other} accepts by choosing draw too.",
+        "level": "Computer at level {level}.",
+        "level-off": "Two players, no computer.",
+        "variant-chosen": "Variant chosen: {variant}.",
     },
 }
 
@@ -100,9 +112,10 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     """The sentence for `kind` in `language`, with sides and reasons translated."""
     table = MESSAGES.get(language, MESSAGES["en"])
     values = dict(params)
-    side = values.get("side")
-    if isinstance(side, str) and side in SIDES[language]:
-        values["side"] = SIDES[language][side]
+    for key in ("side", "other"):
+        side = values.get(key)
+        if isinstance(side, str) and side in SIDES[language]:
+            values[key] = SIDES[language][side]
     variant = values.get("variant")
     if isinstance(variant, str):
         values["variant"] = VARIANT_NAMES[language].get(variant, variant)

@@ -23,6 +23,7 @@ from engine.pdn_write import write_game
 from host.announce import Announcer
 from host.config import Config
 from host.errors import UserError
+from host.gestures import GestureDetector, GestureEvent
 from host.hints import Hint, colour_frame
 from host.journal import Journal, JournalGame, result_text, write_pdn
 from host.recogniser import Event, Recogniser
@@ -84,6 +85,14 @@ class Session:
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
+        #: board commands with a spare piece (host/gestures.py); None when switched off
+        self.gestures = (
+            GestureDetector(self.variant, hold=config.gesture_hold, level=config.computer_level)
+            if config.gestures
+            else None
+        )
+        #: a variant chosen on the board: the runtime starts again with it (then quit is set)
+        self.next_variant: str | None = None
         self._redraw(now)
 
     @property
@@ -98,8 +107,17 @@ class Session:
 
     def observe(self, now: float, occupied: frozenset[int]) -> None:
         """One snapshot in the variant's numbering."""
+        occupied = self._board_commands(now, occupied)
         self._handle(self.recogniser.observe(now, occupied))
         self._redraw(now)
+
+    def next_deadline(self) -> float | None:
+        """When something happens if the board stays as it is (None: at rest)."""
+        times = [self.recogniser.next_deadline()]
+        if self.gestures is not None:
+            times.append(self.gestures.next_deadline())
+        pending = [t for t in times if t is not None]
+        return min(pending) if pending else None
 
     def command(self, now: float, text: str) -> None:
         """A typed command: takeback, new, resign, draw, quit. Unknown words are explained."""
@@ -117,10 +135,7 @@ class Session:
             if rec.outcome is not None:
                 return
             if word == "resign":
-                loser = rec.game.position.turn
-                winner = "B" if loser == "W" else "W"
-                self.announcer.announce("resign", side=loser)
-                self._handle(rec.finish(now, winner, "resignation"))
+                self.resign(now, rec.game.position.turn)
             else:
                 self.announcer.announce("draw-agreed")
                 self._handle(rec.finish(now, None, "agreement"))
@@ -129,6 +144,13 @@ class Session:
         else:
             print(f"unknown command {word!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
         self._redraw(now)
+
+    def resign(self, now: float, side: str) -> None:
+        """`side` gives up the game (typed, or chosen on the board)."""
+        if self.recogniser.outcome is not None:
+            return
+        self.announcer.announce("resign", side=side)
+        self._handle(self.recogniser.finish(now, "B" if side == "W" else "W", "resignation"))
 
     def board_event(self, kind: str) -> None:
         if kind in ("disconnected", "reconnected"):
@@ -221,12 +243,45 @@ class Session:
                 entry["fen"],
             )
 
+    # -- board commands (host/gestures.py) ---------------------------------------------
+
+    def _board_commands(self, now: float, occupied: frozenset[int]) -> frozenset[int]:
+        """Run the gesture detector on the snapshot; returns it without the spare piece."""
+        if self.gestures is None:
+            return occupied
+        for event in self.gestures.observe(now, occupied, self.recogniser):
+            self._gesture(now, event)
+        return self.gestures.mask(occupied, self.recogniser)
+
+    def _gesture(self, now: float, event: GestureEvent) -> None:
+        d = event.data
+        if event.kind == "resign":
+            self.resign(now, d["side"])
+        elif event.kind == "draw-offer":
+            other = "B" if d["side"] == "W" else "W"
+            self.announcer.announce("draw-offer", side=d["side"], other=other)
+        elif event.kind == "draw-accept":
+            self.command(now, "draw")
+        elif event.kind == "takeback":
+            self.command(now, "takeback")
+        elif event.kind == "level":
+            self.config = self.config.with_overrides(computer_level=d["level"])
+            self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
+        elif event.kind == "variant":
+            self.announcer.announce("variant-chosen", variant=d["variant"])
+            if d["variant"] != self.variant.name:
+                self.next_variant = d["variant"]
+                self.quit = True
+        elif event.kind in ("menu", "menu-closed"):
+            self.announcer.announce(event.kind)
+
     # -- LEDs ----------------------------------------------------------------------
 
     def _redraw(self, now: float) -> None:
         if self.draw is None:
             return
-        hint: Hint = self.recogniser.hint
+        overlay = self.gestures.hint if self.gestures is not None else None
+        hint: Hint = overlay if overlay is not None else self.recogniser.hint
         blink_on = not hint.blink or int(now / BLINK_PERIOD) % 2 == 0
         key = (tuple(hint.roles.items()), hint.blink, blink_on)
         if key != self._frame_key:
@@ -261,7 +316,7 @@ def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True)
             occupied = apply(occupied, event)
             session.observe(now / 1000, occupied)
     limit = now + 10_000
-    while session.recogniser.next_deadline() is not None and now < limit:
+    while session.next_deadline() is not None and now < limit:
         now += TICK_MS
         session.observe(now / 1000, occupied)
 
