@@ -14,6 +14,7 @@ import sys
 
 from engine import get_variant
 from host.announce import Announcer, console_listener, speech_listener
+from host.boards import open_configured_board
 from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
 from host.session import Session, run_board, run_stream
@@ -62,20 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int:
-    from hardware.base import BoardUnavailable
-    from hardware.board import open_board
-    from hardware.layout import LayoutError, load_layout
-
     variant = get_variant(config.variant)
-    try:
-        layout = load_layout(config.layout or f"standard-{variant.size}x{variant.size}")
-        if variant.mirrored:
-            layout = layout.rotated(1)
-        board = open_board(config.board, layout)
-    except (BoardUnavailable, LayoutError, ValueError) as error:
-        raise UserError(str(error)) from None
-    with board:
-        board.brightness = config.brightness
+    with open_configured_board(config) as board:
         squares = SquareMap(variant, board.squares)
         first = board.poll()
         session = Session(
