@@ -103,7 +103,9 @@ def test_an_unwritable_status_file_is_one_warning(tmp_path: Path, caplog) -> Non
         writer.update(s, force=True)
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == 1
-    assert messages[0].startswith(f"cannot write the status file {tmp_path / 'file' / 'status.json'}")
+    assert messages[0].startswith(
+        f"cannot write the status file {tmp_path / 'file' / 'status.json'}"
+    )
 
 
 def fake_systemctl(active: str, enabled: str):
