@@ -22,7 +22,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
-        "resume-offer": "Jogo interrompido encontrado. Arrume as casas acesas para continuar.",
+        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves} lances). "
+        "Arrume as casas acesas para continuar.",
+        "unfinished-saved": "O jogo interrompido de {variant} ({moves} lances) foi guardado "
+        "sem resultado. Começa um jogo novo.",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
         "game-saved": "Partida salva em {path}.",
@@ -48,7 +51,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
-        "resume-offer": "An unfinished game was found. Put the lit squares right to continue.",
+        "resume-offer": "An unfinished game of {variant} was found ({moves} moves). "
+        "Put the lit squares right to continue.",
+        "unfinished-saved": "The unfinished game of {variant} ({moves} moves) was saved "
+        "without a result. A new game begins.",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
         "game-saved": "Game saved to {path}.",

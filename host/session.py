@@ -34,6 +34,18 @@ BLINK_PERIOD = 0.4
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
 
 
+def variant_to_play(config: Config, *, explicit: bool, resume: bool = True) -> Config:
+    """The config with the variant the session will play: without an explicit `--variant`,
+    an unfinished game in the journal is resumed in its own variant (the board must be
+    laid out for it before it is opened)."""
+    if explicit or not resume:
+        return config
+    record = Journal(config.journal).read()
+    if record is None or record.finished or record.variant == config.variant:
+        return config
+    return config.with_overrides(variant=record.variant)
+
+
 def rebuild(record: JournalGame) -> Game:
     """The journal's game replayed through the engine (moves matched by from/to/captures)."""
     variant = get_variant(record.variant)
@@ -57,10 +69,13 @@ class Session:
         *,
         draw: Draw | None = None,
         resume: bool = True,
+        insist_variant: bool = False,
         now: float = 0.0,
         occupied: frozenset[int] | None = None,
     ) -> None:
-        """`occupied`: the board as sensed at start (None: assume it matches the game)."""
+        """`occupied`: the board as sensed at start (None: assume it matches the game).
+        `insist_variant`: the variant was asked for (a flag, or chosen on the board), so an
+        unfinished game of another variant is saved (result `*`) instead of resumed."""
         self.config = config
         self.announcer = announcer
         self.journal = Journal(config.journal)
@@ -68,11 +83,15 @@ class Session:
         self.quit = False
         self._frame_key: tuple[object, ...] | None = None
         record = self.journal.read() if resume else None
+        if record is not None and not record.finished and record.variant != config.variant:
+            record = self._set_aside(record) if insist_variant else record
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
-            self.announcer.announce("resume-offer", moves=len(game.moves))
+            self.announcer.announce(
+                "resume-offer", moves=len(game.moves), variant=game.variant.name
+            )
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
             self._handle(self.recogniser.resume(now))
@@ -94,6 +113,14 @@ class Session:
         #: a variant chosen on the board: the runtime starts again with it (then quit is set)
         self.next_variant: str | None = None
         self._redraw(now)
+
+    def _set_aside(self, record: JournalGame) -> None:
+        """An unfinished game of another variant: saved with result `*`, said, not resumed."""
+        path = self._save("*") if record.moves else None
+        self.announcer.announce(
+            "unfinished-saved", variant=record.variant, moves=len(record.moves), path=path or ""
+        )
+        return None
 
     @property
     def game(self) -> Game:

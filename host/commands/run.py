@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import sys
 
 from engine import get_variant
 from host.announce import Announcer, console_listener, speech_listener
-from host.boards import open_configured_board
+from host.boards import layout_name, open_configured_board
 from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
-from host.session import Session, run_board, run_stream
+from host.logs import RecentProblems, setup_logging
+from host.session import Session, run_board, run_stream, variant_to_play
 from host.speech import Speaker
 from host.squares import SquareMap
+from host.status import StatusWriter
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,27 +48,54 @@ def settings(args: argparse.Namespace) -> Config:
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)
+    problems = setup_logging(config)
+    explicit = args.setting_variant is not None
+    config = variant_to_play(config, explicit=explicit, resume=not args.new)
     announcer = Announcer(config.language)
     announcer.subscribe(console_listener())
-    if config.speech:
-        announcer.subscribe(speech_listener(Speaker(config.language)))
-    if args.events is not None:
-        session = Session(config, announcer, resume=not args.new)
-        if args.events == "-":
-            run_stream(session, sys.stdin)
-        else:
-            try:
-                handle = open(args.events, encoding="utf-8")  # noqa: SIM115
-            except OSError as error:
-                raise UserError(f"cannot read {args.events}: {error.strerror}") from None
-            with handle:
-                run_stream(session, handle)
-        return 0
-    return _live(config, announcer, args)
+    speaker = Speaker(config.language) if config.speech else None
+    if speaker is not None:
+        announcer.subscribe(speech_listener(speaker))
+    try:
+        if args.events is not None:
+            _stream(config, announcer, args, explicit)
+            return 0
+        while True:
+            session = _live(config, announcer, args, problems, insist_variant=explicit)
+            if session.next_variant is None:
+                return 0
+            # a variant chosen on the board: the board is opened again, laid out for it
+            config, explicit = config.with_overrides(variant=session.next_variant), True
+    finally:
+        if speaker is not None:
+            speaker.close()
 
 
-def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int:
+def _stream(config: Config, announcer: Announcer, args: argparse.Namespace, explicit: bool) -> None:
+    session = Session(config, announcer, resume=not args.new, insist_variant=explicit)
+    if args.events == "-":
+        run_stream(session, sys.stdin)
+        return
+    try:
+        handle = open(args.events, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise UserError(f"cannot read {args.events}: {error.strerror}") from None
+    with handle:
+        run_stream(session, handle)
+
+
+def _live(
+    config: Config,
+    announcer: Announcer,
+    args: argparse.Namespace,
+    problems: RecentProblems,
+    *,
+    insist_variant: bool,
+) -> Session:
     variant = get_variant(config.variant)
+    status = StatusWriter(
+        config.status_file, board=config.board, layout=layout_name(config), problems=problems
+    )
     with open_configured_board(config) as board:
         squares = SquareMap(variant, board.squares)
         first = board.poll()
@@ -72,10 +104,18 @@ def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int
             announcer,
             draw=lambda frame: board.show(squares.frame(frame)),
             resume=not args.new,
+            insist_variant=insist_variant,
             now=first.time,
             occupied=squares.occupied(first.occupied),
         )
         board.on_event(lambda event: session.board_event(event.kind))
-        with contextlib.suppress(KeyboardInterrupt):
-            run_board(session, board, squares)
-    return 0
+        unsubscribe = announcer.subscribe(status.listener(session, board))
+        status.update(session, board=board, force=True)
+        log.info("ready: %s board, layout %s, %s", config.board, layout_name(config), variant.name)
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                run_board(session, board, squares)
+        finally:
+            unsubscribe()
+            status.stopped(session)
+    return session
