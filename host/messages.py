@@ -67,6 +67,31 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
+#: typed command words in either language -> action (the terminal game and `run`'s console)
+COMMAND_WORDS: dict[str, str] = {
+    "help": "help", "ajuda": "help", "?": "help",
+    "moves": "moves", "lances": "moves",
+    "takeback": "takeback", "undo": "takeback", "desfazer": "takeback", "voltar": "takeback",
+    "board": "board", "tabuleiro": "board",
+    "fen": "fen",
+    "resign": "resign", "desistir": "resign", "abandonar": "resign",
+    "draw": "draw", "empate": "draw",
+    "new": "new", "novo": "new", "nova": "new",
+    "quit": "quit", "exit": "quit", "sair": "quit",
+    "language": "language", "idioma": "language", "língua": "language", "lingua": "language",
+}  # fmt: skip
+
+#: what a language is called when switching to it (`idioma en`, `language pt`)
+LANGUAGE_WORDS: dict[str, str] = {
+    "en": "en", "english": "en", "inglês": "en", "ingles": "en",
+    "pt": "pt-BR", "pt-br": "pt-BR", "português": "pt-BR", "portugues": "pt-BR",
+    "portuguese": "pt-BR",
+}  # fmt: skip
+
+#: letters for men (kings in capitals) where the board is drawn as text: what a reader
+#: of the language expects (in Portuguese "b" is brancas, White, and "p" pretas, Black)
+PIECE_LETTERS = {"pt-BR": {"W": "b", "B": "p"}, "en": {"W": "w", "B": "b"}}
+
 SIDES = {"pt-BR": {"W": "Brancas", "B": "Pretas"}, "en": {"W": "White", "B": "Black"}}
 
 VARIANT_NAMES = {

@@ -25,13 +25,16 @@ from host.config import Config
 from host.errors import UserError
 from host.gestures import GestureDetector, GestureEvent
 from host.hints import Hint, colour_frame
-from host.journal import Journal, JournalGame, result_text, write_pdn
+from host.journal import Journal, JournalGame, pdn_stem, result_text, write_pdn
+from host.messages import COMMAND_WORDS
 from host.recogniser import Event, Recogniser
 from host.replay import TICK_MS, apply, parse_events
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
 BLINK_PERIOD = 0.4
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
+#: the same, as a Portuguese speaker types them
+COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
 
 
 def variant_to_play(config: Config, *, explicit: bool, resume: bool = True) -> Config:
@@ -147,8 +150,9 @@ class Session:
         return min(pending) if pending else None
 
     def command(self, now: float, text: str) -> None:
-        """A typed command: takeback, new, resign, draw, quit. Unknown words are explained."""
-        word = text.strip().lower()
+        """A typed command, in English or Portuguese: takeback (desfazer), new (nova), resign
+        (desistir), draw (empate), quit (sair). Unknown words are explained."""
+        word = COMMAND_WORDS.get(text.strip().lower(), text.strip().lower())
         rec = self.recogniser
         if not word:
             return
@@ -169,7 +173,8 @@ class Session:
         elif word == "quit":
             self.quit = True
         else:
-            print(f"unknown command {word!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
+            known = ", ".join(f"{en}/{pt}" for en, pt in zip(COMMANDS, COMANDOS, strict=True))
+            print(f"unknown command {text.strip()!r}; commands: {known}", file=sys.stderr)
         self._redraw(now)
 
     def resign(self, now: float, side: str) -> None:
@@ -240,9 +245,8 @@ class Session:
             "Date": record.started[:10].replace("-", "."),
         }
         text = write_game(variant, tags, moves, result, start_fen)
-        stem = record.started.replace(":", "").replace("-", "") or "game"
         try:
-            return write_pdn(self.config.games_dir, f"{variant.name}-{stem}", text)
+            return write_pdn(self.config.games_dir, pdn_stem(record.started, variant.name), text)
         except OSError as error:
             print(f"warning: cannot save the game: {error.strerror}", file=sys.stderr)
             return None
@@ -318,34 +322,46 @@ class Session:
 
 def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True) -> None:
     """Drive the session from replay-format events on a simulated clock. Lines of the
-    form {"t": ms, "command": "takeback"} are typed commands."""
+    form {"t": ms, "command": "takeback"} are typed commands. A bad line stops it with
+    `UserError` naming that line's number (docs/play.md describes the format)."""
     occupied = session.recogniser.expected
     now = 0
-    for raw in lines:
-        text = raw.strip()
-        if commands and '"command"' in text:
-            record = json.loads(text)
-            t = int(record["t"])
-            while now + TICK_MS < t:
-                now += TICK_MS
+    bad: UserError | None = None
+    try:
+        for number, raw in enumerate(lines, start=1):
+            text = raw.strip()
+            if commands and '"command"' in text:
+                try:
+                    record = json.loads(text)
+                    t, word = int(record["t"]), str(record["command"])
+                except (ValueError, KeyError, TypeError):
+                    raise UserError(
+                        f'events line {number}: a command is {{"t": 1200, "command": "takeback"}}'
+                    ) from None
+                while now + TICK_MS < t:
+                    now += TICK_MS
+                    session.observe(now / 1000, occupied)
+                now = max(now, t)
+                session.command(now / 1000, word)
+                occupied = session.recogniser.sensed
+                if session.quit:
+                    return
+                continue
+            for event in parse_events([text], session.variant, first_line=number, last_t=now):
+                while now + TICK_MS < event.t:
+                    now += TICK_MS
+                    session.observe(now / 1000, occupied)
+                now = max(now, event.t)
+                occupied = apply(occupied, event)
                 session.observe(now / 1000, occupied)
-            now = max(now, t)
-            session.command(now / 1000, str(record["command"]))
-            occupied = session.recogniser.sensed
-            if session.quit:
-                return
-            continue
-        for event in parse_events([text], session.variant):
-            while now + TICK_MS < event.t:
-                now += TICK_MS
-                session.observe(now / 1000, occupied)
-            now = max(now, event.t)
-            occupied = apply(occupied, event)
-            session.observe(now / 1000, occupied)
+    except UserError as error:  # what came before the bad line still counts
+        bad = error
     limit = now + 10_000
     while session.next_deadline() is not None and now < limit:
         now += TICK_MS
         session.observe(now / 1000, occupied)
+    if bad is not None:
+        raise bad
 
 
 def _stdin_commands(lines: queue.Queue[str]) -> None:
