@@ -404,3 +404,13 @@ def test_slow_takebacks_and_dropped_pieces_trigger_no_command(name: str) -> None
             expected.append(fen)
         assert gestures == [], f"seed {seed}: {gestures}"
         assert committed == expected, f"seed {seed}"
+
+
+def test_the_picture_in_the_docs_is_drawn_from_the_code() -> None:
+    from host.gesture_diagram import render
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    assert (docs / "gestures.svg").read_text(encoding="utf-8") == render(), (
+        "regenerate: python -m host.gesture_diagram > docs/gestures.svg"
+    )
+    assert "gestures.svg" in (docs / "play.md").read_text(encoding="utf-8")
