@@ -118,8 +118,11 @@ class Session:
         self._redraw(now)
 
     def _set_aside(self, record: JournalGame) -> None:
-        """An unfinished game of another variant: saved with result `*`, said, not resumed."""
-        path = self._save("*") if record.moves else None
+        """An unfinished game of another variant: saved with result `*`, said, not resumed
+        (a game with no move yet is simply replaced)."""
+        if not record.moves:
+            return None
+        path = self._save("*")
         self.announcer.announce(
             "unfinished-saved", variant=record.variant, moves=len(record.moves), path=path or ""
         )

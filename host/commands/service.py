@@ -52,9 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     install.add_argument("--board", default="gpio", help="board for a new config file (gpio)")
     install.add_argument("--executable", help="the draughtsboard program (default: this one)")
     install.add_argument("--no-start", action="store_true", help="enable only; start at boot")
-    install.add_argument("--root", default="/", help=argparse.SUPPRESS)
+    install.add_argument(
+        "--root", default="/", metavar="DIR", help="install into DIR as if it were / (no start)"
+    )
     uninstall = actions.add_parser("uninstall", help="stop, disable and remove the service")
-    uninstall.add_argument("--root", default="/", help=argparse.SUPPRESS)
+    uninstall.add_argument("--root", default="/", metavar="DIR", help="uninstall from DIR")
     actions.add_parser("status", help="what systemd says about the service")
     leds = actions.add_parser("leds-off", help="turn every LED of the configured board off")
     leds.add_argument("--config", help="config file (as for run)")

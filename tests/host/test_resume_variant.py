@@ -86,3 +86,12 @@ def test_run_says_it_when_the_variant_flag_differs(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "The unfinished game of Brazilian draughts (1 moves) was saved" in result.stdout
+
+
+def test_a_game_with_no_move_is_replaced_silently(tmp_path: Path) -> None:
+    cfg = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "games", speech=False)
+    Session(cfg, Announcer("en"), resume=False)  # a Brazilian game, no move yet
+    announcer = Announcer("en")
+    session = Session(cfg.with_overrides(variant="russian"), announcer, insist_variant=True)
+    assert session.variant.name == "russian" and announcer.history == []
+    assert not (tmp_path / "games").exists()
