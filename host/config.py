@@ -58,6 +58,9 @@ class Config:
     brightness: float = 0.3
     games_dir: Path = field(default_factory=lambda: default_data_dir() / "games")
     journal: Path = field(default_factory=lambda: default_data_dir() / "journal.jsonl")
+    # -- the web page (host/web): where it is served, and the token controls need -----
+    listen: str = "127.0.0.1:8080"
+    token: str | None = None
 
     def with_overrides(self, **changes: Any) -> Config:
         """A copy with the non-None `changes` applied (command-line flags win over the file)."""
@@ -97,6 +100,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         "brightness",
         "games_dir",
         "journal",
+        *WEB_SETTINGS,
     }
     unknown = sorted(set(data) - known)
     if unknown:
@@ -158,7 +162,24 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
             if not path.is_absolute() and base_dir is not None:
                 path = base_dir / path
             changes[key] = path
+    changes.update(_web_settings(data))
     return replace(cfg, **changes)
+
+
+# -- the web page's settings ---------------------------------------------------------
+
+WEB_SETTINGS = ("listen", "token")
+
+
+def _web_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """`listen = "HOST:PORT"` (or "off") and `token = "..."` (controls from the LAN)."""
+    changes: dict[str, Any] = {}
+    for key in WEB_SETTINGS:
+        if key in data:
+            if not isinstance(data[key], str) or not data[key].strip():
+                raise UserError(f"config: {key} must be a non-empty string, not {data[key]!r}")
+            changes[key] = data[key].strip()
+    return changes
 
 
 def load_config(path: Path | str | None = None) -> Config:

@@ -1,25 +1,34 @@
 """`draughtsboard run`: play on the board (or the simulator) with hints, speech and a journal.
 
-Settings come from the config file; flags override them for one run. Typed
-commands on stdin: takeback, new, resign, draw, quit. `--events FILE` drives
-the session from a recorded stream instead of a board (tests, demos, bug
-reports) on a simulated clock.
+Settings come from the config file; flags override them for one run. The
+live game runs in `host.live` with the board's page served alongside
+(`--listen`, docs/web.md); typed commands (takeback, new, resign, draw, quit)
+are read only when standard input is a terminal, so a service keeps running.
+`--events FILE` drives the session from a recorded stream instead of a board
+(tests, demos, bug reports) on a simulated clock.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import asyncio
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import get_variant
 from host.announce import Announcer, console_listener, speech_listener
+from host.bus import Update
 from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
 from host.errors import UserError
-from host.session import Session, run_board, run_stream
-from host.speech import Speaker
-from host.squares import SquareMap
+from host.session import Session, resumable_game, run_stream
+from host.speech import VOICES, Speaker
+
+if TYPE_CHECKING:
+    from host.live import Runtime
+    from host.web.address import Listen
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -40,6 +49,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--no-speech", action="store_true", help="console only")
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="serve the board's page here (default 127.0.0.1:8080; 0.0.0.0:8080 for the LAN, "
+        "which needs a token for controls; off for no page)",
+    )
+    parser.add_argument("--token", help="the token controls need (default: a fresh one on a LAN)")
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.set_defaults(func=run)
 
 
@@ -67,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     config = settings(args)
     announcer = Announcer(config.language)
     announcer.subscribe(console_listener())
-    if config.speech:
-        announcer.subscribe(speech_listener(Speaker(config.language)))
+    speaker = Speaker(config.language) if config.speech else None
+    if speaker is not None:
+        announcer.subscribe(speech_listener(speaker))
     if args.events is not None:
         session = Session(config, announcer, resume=not args.new)
         if args.events == "-":
@@ -81,35 +99,69 @@ def run(args: argparse.Namespace) -> int:
             with handle:
                 run_stream(session, handle)
         return 0
-    return _live(config, announcer, args)
+    return asyncio.run(_live(config, announcer, args, speaker))
 
 
-def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int:
-    from hardware.base import BoardUnavailable
-    from hardware.board import open_board
-    from hardware.layout import LayoutError, load_layout
+async def _live(
+    config: Config, announcer: Announcer, args: argparse.Namespace, speaker: Speaker | None
+) -> int:
+    from host.live import Runtime
+    from host.live_board import LiveBoard
+    from host.web.address import choose_token, parse_listen
 
-    variant = get_variant(config.variant)
+    listen = parse_listen(args.listen or config.listen)
+    token = choose_token(listen, args.token or config.token) if listen else None
+    resumed = None if args.new else resumable_game(config)
+    variant = resumed.variant if resumed else get_variant(config.variant)
+    board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)
     try:
-        layout = load_layout(config.layout or f"standard-{variant.size}x{variant.size}")
-        if variant.mirrored:
-            layout = layout.rotated(1)
-        board = open_board(config.board, layout)
-    except (BoardUnavailable, LayoutError, ValueError) as error:
-        raise UserError(str(error)) from None
-    with board:
-        board.brightness = config.brightness
-        squares = SquareMap(variant, board.squares)
-        first = board.poll()
+        if board.simulated:  # the pieces stand ready: as the game stands, or set up
+            position = resumed.position if resumed else variant.initial_position()
+            occupied = board.set_up(position.occupied())
+        else:
+            _, occupied = board.poll()
         session = Session(
-            config,
-            announcer,
-            draw=lambda frame: board.show(squares.frame(frame)),
-            resume=not args.new,
-            now=first.time,
-            occupied=squares.occupied(first.occupied),
+            config, announcer, resume=not args.new, now=time.monotonic(), occupied=occupied
         )
-        board.on_event(lambda event: session.board_event(event.kind))
-        with contextlib.suppress(KeyboardInterrupt):
-            run_board(session, board, squares)
+        if speaker is not None:
+            session.subscribe(_voice_follows_language(speaker))
+        runtime = Runtime(session, board)
+        if listen is not None:
+            await _serve_page(runtime, listen, token, open_page=args.open)
+        if sys.stdin is not None and sys.stdin.isatty():
+            print("Commands: takeback, new, resign, draw, quit", flush=True)
+        await runtime.run()
+    finally:
+        board.close()
     return 0
+
+
+async def _serve_page(
+    runtime: Runtime, listen: Listen, token: str | None, *, open_page: bool
+) -> None:
+    try:
+        from host.web.server import WebServer
+    except ModuleNotFoundError as error:
+        raise UserError(
+            f"the board's page needs {error.name} (pip install draughtsboard); "
+            "or run with --listen off"
+        ) from None
+    from host.web.address import open_browser, page_url, print_address
+
+    server = WebServer(runtime, host=listen.host, port=listen.port, token=token)
+    _, port = await server.start()
+    runtime.add_service(server.stop)
+    url = page_url(listen, port, token)
+    print_address(url, token)
+    if open_page:
+        open_browser(url)
+
+
+def _voice_follows_language(speaker: Speaker) -> Callable[[Update], None]:
+    """Speech changes voice when the page changes the language."""
+
+    def follow(update: Update) -> None:
+        if update.kind == "settings":
+            speaker.voice = VOICES.get(str(update.data["language"]), "en")
+
+    return follow

@@ -1,0 +1,131 @@
+// The page's own words in Portuguese (Brazil) and English. What the board says
+// (announcements, results) comes translated from the host; these are the labels.
+"use strict";
+
+const WORDS = {
+  "pt-BR": {
+    "tray": "Peças de reserva",
+    "new": "Novo jogo",
+    "takeback": "Desfazer",
+    "draw": "Empate",
+    "resign": "Abandonar",
+    "hints": "Ajuda das luzes",
+    "hints-off": "Nenhuma",
+    "hints-captures": "Capturas",
+    "hints-full": "Toda",
+    "language": "Idioma",
+    "speech": "Falar os anúncios neste aparelho",
+    "moves": "Lances",
+    "pdn": "Baixar PDN",
+    "saved": "Partidas salvas",
+    "said": "Anúncios",
+    "new-title": "Novo jogo",
+    "variant": "Modalidade",
+    "players": "Jogadores",
+    "white": "Brancas",
+    "black": "Pretas",
+    "human": "Pessoa",
+    "new-note": "As peças são arrumadas na posição inicial, como uma pessoa faria.",
+    "new-note-real": "Arrume as peças na posição inicial: as casas acesas mostram onde.",
+    "cancel": "Cancelar",
+    "start": "Começar",
+    "close": "Fechar",
+    "to-move": "Vez das {side}",
+    "sim": "Simulador",
+    "companion": "Tabuleiro",
+    "watching": "Só assistindo",
+    "live": "Ao vivo",
+    "connecting": "Conectando…",
+    "offline": "Reconectando…",
+    "no-games": "Nenhuma partida salva ainda.",
+    "not-here": "não cabe neste tabuleiro",
+    "confirm-resign": "As {side} abandonam a partida?",
+    "confirm-draw": "Os dois jogadores concordam com o empate?",
+    "hand": "Na mão: clique numa casa vazia para pôr a peça",
+    "correcting": "Arrume o tabuleiro: tire a peça da casa que pisca e ponha na casa acesa.",
+    "no-moves-yet": "Nenhum lance ainda.",
+    "size": "{n}×{n}",
+    "roles": {
+      "must-capture": "deve capturar",
+      "capture-alert": "a captura é obrigatória",
+      "destination": "destino",
+      "landing": "próximo pouso",
+      "remove": "peça a retirar",
+      "crown": "coroar: ponha uma dama",
+      "wrong": "casa a corrigir",
+      "last-move": "último lance",
+      "end": "fim de jogo",
+    },
+  },
+  "en": {
+    "tray": "Spare pieces",
+    "new": "New game",
+    "takeback": "Take back",
+    "draw": "Draw",
+    "resign": "Resign",
+    "hints": "Light hints",
+    "hints-off": "Off",
+    "hints-captures": "Captures",
+    "hints-full": "Full",
+    "language": "Language",
+    "speech": "Speak announcements on this device",
+    "moves": "Moves",
+    "pdn": "Download PDN",
+    "saved": "Saved games",
+    "said": "Announcements",
+    "new-title": "New game",
+    "variant": "Variant",
+    "players": "Players",
+    "white": "White",
+    "black": "Black",
+    "human": "Person",
+    "new-note": "The pieces are set up in the start position, as a person would.",
+    "new-note-real": "Set the pieces up in the start position: the lit squares show where.",
+    "cancel": "Cancel",
+    "start": "Start",
+    "close": "Close",
+    "to-move": "{side} to move",
+    "sim": "Simulator",
+    "companion": "Board",
+    "watching": "Watching only",
+    "live": "Live",
+    "connecting": "Connecting…",
+    "offline": "Reconnecting…",
+    "no-games": "No saved games yet.",
+    "not-here": "does not fit this board",
+    "confirm-resign": "Does {side} resign?",
+    "confirm-draw": "Do both players agree to a draw?",
+    "hand": "In hand: click an empty square to put the piece down",
+    "correcting": "Put the board right: take the piece off the blinking square, put one on the lit square.",
+    "no-moves-yet": "No moves yet.",
+    "size": "{n}×{n}",
+    "roles": {
+      "must-capture": "must capture",
+      "capture-alert": "capture is mandatory",
+      "destination": "destination",
+      "landing": "next landing",
+      "remove": "piece to take off",
+      "crown": "crown: stack a king",
+      "wrong": "square to put right",
+      "last-move": "last move",
+      "end": "game over",
+    },
+  },
+};
+
+const SIDE_NAMES = {
+  "pt-BR": { W: "Brancas", B: "Pretas" },
+  "en": { W: "White", B: "Black" },
+};
+
+function words(language) {
+  return WORDS[language] || WORDS["en"];
+}
+
+function say(language, key, values) {
+  let text = words(language)[key] || key;
+  for (const [name, value] of Object.entries(values || {})) {
+    text = text.split("{" + name + "}").join(String(value));
+  }
+  return text;
+}
