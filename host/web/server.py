@@ -283,7 +283,12 @@ class WebServer:
         supplied = request.query.get("token") or _bearer(request.headers.get("Authorization"))
         may_control = self._refusal(request, supplied) is None
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_SOCKET_MESSAGE)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionError:
+            # Gone before the handshake was answered. A plain response for aiohttp to
+            # finish (it finds the connection closed and lets it go quietly).
+            return web.Response(status=499)
         watcher = Watcher(ws, may_control)
         self.watchers.add(watcher)
         self._invalidate()  # everyone's watcher count changes

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -81,9 +82,17 @@ class BoardServer:
             command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, bufsize=1,
         )
+        # Read everything it prints as it comes (as the journal would): a full pipe
+        # would block the server.
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, args=(self.proc,), daemon=True)
+        self._reader.start()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            line = self._line(deadline - time.monotonic())
+            try:
+                line = self._lines.get(timeout=deadline - time.monotonic())
+            except queue.Empty:
+                break
             if line is None:
                 break
             if line.startswith("The board's page: "):
@@ -92,22 +101,16 @@ class BoardServer:
         self.stop(check=False)
         raise AssertionError("the server did not start:\n" + "".join(self.output))
 
-    def _line(self, timeout: float) -> str | None:
-        assert self.proc is not None and self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], max(timeout, 0))
-        if not ready:
-            return None
-        line = self.proc.stdout.readline()
-        if not line:
-            return None
-        self.output.append(line)
-        return line
+    def _read(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.output.append(line)
+            self._lines.put(line)
+        self._lines.put(None)
 
     def read_output(self, seconds: float = 0.2) -> str:
         """Whatever the server printed so far (announcements, warnings)."""
-        deadline = time.monotonic() + seconds
-        while self._line(deadline - time.monotonic()) is not None:
-            pass
+        time.sleep(seconds)
         return "".join(self.output)
 
     @property
@@ -129,12 +132,12 @@ class BoardServer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             status = self.proc.wait()
-        if self.proc.stdout is not None:
-            self.output.append(self.proc.stdout.read())
-            self.proc.stdout.close()
+        self._reader.join(timeout=5)
         self.proc = None
         if check:
-            assert status == 0, "".join(self.output)
+            printed = "".join(self.output)
+            assert status == 0, printed
+            assert "Traceback" not in printed, printed  # never a traceback, even to a log
         return status
 
     # -- HTTP -----------------------------------------------------------------------
