@@ -232,4 +232,5 @@ def screenshot(page, name: str) -> None:  # type: ignore[no-untyped-def]
         folder = Path(SCREENSHOTS)
         folder.mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(300)  # let the last state's glow be drawn
-        page.screenshot(path=str(folder / f"{name}.png"))
+        # Blinking stopped in its lit phase, so a blinking LED shows in the picture.
+        page.screenshot(path=str(folder / f"{name}.png"), animations="disabled")

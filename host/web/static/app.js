@@ -31,6 +31,7 @@
   });
   board.onHandChange = (hand) => {
     $("hand-note").textContent = hand ? say(language(), "hand") : "";
+    $("hand-note").hidden = !hand;
   };
 
   function language() {
@@ -110,7 +111,7 @@
     const simulated = state.mode === "sim";
     board.render(state, simulated && mayControl);
     $("tray").hidden = !(simulated && mayControl);
-    $("variant-name").textContent = state.variant_name;
+    $("variant-name").textContent = capitalise(state.variant_name);
     $("mode-badge").textContent = say(lang, simulated ? "sim" : "companion");
     $("watch-badge").hidden = mayControl;
     $("watch-badge").textContent = say(lang, "watching");
@@ -143,6 +144,8 @@
     }
     const said = state.announcements;
     let latest = said.length ? said[said.length - 1] : "";
+    if (!latest && !state.moves.length) latest = say(lang, "first-steps");
+    if (over && latest === over.text) latest = "";
     if (state.correcting && !over) latest = say(lang, "correcting");
     $("latest").textContent = latest;
     $("status-card").dataset.correcting = String(Boolean(state.correcting && !over));
@@ -173,7 +176,7 @@
       }
       list.append(item);
     }
-    list.lastElementChild.scrollIntoView({ block: "nearest" });
+    list.scrollTop = list.scrollHeight; // the list scrolls, never the page
   }
 
   function renderSaid() {
@@ -195,10 +198,15 @@
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.setProperty("--led", state.colours[role] || "#ffffff");
+      swatch.dataset.role = role;
       if (role === "capture-alert" || role === "wrong") swatch.classList.add("blinks");
       item.append(swatch, document.createTextNode(words(lang).roles[role] || role));
       legend.append(item);
     }
+  }
+
+  function capitalise(text) {
+    return text ? text[0].toUpperCase() + text.slice(1) : "";
   }
 
   function setLink(kind) {
@@ -285,7 +293,7 @@
       input.disabled = !variant.playable;
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = variant.label;
+      name.textContent = capitalise(variant.label);
       const size = document.createElement("span");
       size.className = "size";
       size.textContent = say(lang, "size", { n: variant.size }) +

@@ -162,7 +162,7 @@ class BoardView {
         this.putDown(square);
       } else if (square === hand.from) {
         this.putDown(square); // the held piece's own square: it goes back
-      } else if (hand.from === null && hand.piece.endsWith("K") && piece === hand.piece[0]) {
+      } else if (stacksOn(hand, piece)) {
         this.crown(square, hand.piece);
       } else if (piece[0] !== hand.piece[0]) {
         this.hands.lift(square); // taking off a captured piece with the other hand
@@ -258,7 +258,7 @@ class BoardView {
     const piece = this.pieceOn(square);
     if (!piece || square === hand.from) {
       this.putDown(square);
-    } else if (hand.from === null && hand.piece.endsWith("K") && piece === hand.piece[0]) {
+    } else if (stacksOn(hand, piece)) {
       this.crown(square, hand.piece);
     } else {
       this.dropHand(); // onto another piece: it rolls off the board
@@ -293,6 +293,11 @@ class BoardView {
     this.ghost.style.transform =
       "translate(" + (this.pointer.x - size / 2) + "px," + (this.pointer.y - size / 2) + "px)";
   }
+}
+
+// A spare king from the tray dropped on a piece of its colour is stacked on it (crowning).
+function stacksOn(hand, piece) {
+  return hand.from === null && hand.piece.endsWith("K") && piece[0] === hand.piece[0];
 }
 
 function pieceClass(piece) {

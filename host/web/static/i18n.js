@@ -44,6 +44,7 @@ const WORDS = {
     "hand": "Na mão: clique numa casa vazia para pôr a peça",
     "correcting": "Arrume o tabuleiro: tire a peça da casa que pisca e ponha na casa acesa.",
     "no-moves-yet": "Nenhum lance ainda.",
+    "first-steps": "Levante uma peça: as luzes mostram para onde ela pode ir.",
     "size": "{n}×{n}",
     "roles": {
       "must-capture": "deve capturar",
@@ -98,6 +99,7 @@ const WORDS = {
     "hand": "In hand: click an empty square to put the piece down",
     "correcting": "Put the board right: take the piece off the blinking square, put one on the lit square.",
     "no-moves-yet": "No moves yet.",
+    "first-steps": "Lift a piece: the lights show where it may go.",
     "size": "{n}×{n}",
     "roles": {
       "must-capture": "must capture",
