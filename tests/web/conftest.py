@@ -12,6 +12,7 @@ chromium (CI sets it after installing chromium with apt): then they fail.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -55,6 +56,26 @@ def need(tool: str, available: bool, why: str) -> None:
     if required(tool):
         pytest.fail(f"{tool} is required here (DRAUGHTSBOARD_REQUIRE) but {why}")
     pytest.skip(f"{tool}: {why}")
+
+
+def run_async(coroutine):  # type: ignore[no-untyped-def]
+    """Run a coroutine to completion on its own loop in its own thread (Playwright's sync
+    API keeps an event loop running in the main thread once a browser test has run)."""
+    result: list[Any] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coroutine))
+        except BaseException as error:  # handed back to the test's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 class BoardServer:

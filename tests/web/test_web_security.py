@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import os
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from conftest import BoardServer
+from conftest import BoardServer, run_async
 
 from host.web.address import lan_address
 from host.web.server import control_refusal
@@ -154,7 +153,7 @@ def test_socket_sends_whole_state_then_answers_bad_messages_with_errors(
         '{"hands": {"lift": 22}, "control": {"command": "new"}}', '{"control": {"command": "x"}}',
         b"\x00\x01binary", "x" * 5000,
     ]
-    received = asyncio.run(_socket_session(ws_url(server), [json.dumps({"id": 1})] + bad))
+    received = run_async(_socket_session(ws_url(server), [json.dumps({"id": 1})] + bad))
     assert received[0] == {"type": "hello", "control": True}
     states = [m for m in received if m.get("type") == "state"]
     assert states and states[0]["state"]["fen"] == before["fen"]
@@ -167,11 +166,11 @@ def test_socket_sends_whole_state_then_answers_bad_messages_with_errors(
 
 def test_a_huge_socket_message_closes_that_socket_only(server: BoardServer) -> None:
     before = server.state()
-    received = asyncio.run(_socket_session(ws_url(server), ["y" * 200_000]))
+    received = run_async(_socket_session(ws_url(server), ["y" * 200_000]))
     assert received[-1].get("closed") in ("CLOSE", "CLOSED", "CLOSING")
     assert received[-1]["code"] == 1009  # message too big
     assert same_game(server.state(), before)
-    ok = asyncio.run(_socket_session(ws_url(server), ['{"id": 7, "hands": {"lift": 22}}']))
+    ok = run_async(_socket_session(ws_url(server), ['{"id": 7, "hands": {"lift": 22}}']))
     assert {"type": "reply", "id": 7, "ok": True} in ok
 
 
@@ -180,14 +179,14 @@ def test_a_watcher_without_the_token_cannot_control_over_the_socket(
 ) -> None:
     before = lan_server.state()
     message = '{"id": 3, "control": {"command": "resign"}}'
-    received = asyncio.run(_socket_session(ws_url(lan_server), [message]))
+    received = run_async(_socket_session(ws_url(lan_server), [message]))
     assert received[0] == {"type": "hello", "control": False}
     assert any(m.get("type") == "state" for m in received)
     (error,) = [m for m in received if m.get("type") == "error"]
     assert error["id"] == 3 and "token" in error["error"]
     assert same_game(lan_server.state(), before)
     allowed = ws_url(lan_server) + "?token=" + token_of(lan_server)
-    received = asyncio.run(_socket_session(allowed, [message]))
+    received = run_async(_socket_session(allowed, [message]))
     assert received[0] == {"type": "hello", "control": True}
     assert {"type": "reply", "id": 3, "ok": True} in received
     assert lan_server.state()["outcome"]["reason"] == "resignation"
@@ -226,7 +225,7 @@ def test_the_server_survives_200_sockets_dropped_abruptly(server: BoardServer) -
         sock.close()
     state = server.wait_for(lambda s: s["watchers"] == 0, timeout=20)
     assert same_game(state, before)
-    received = asyncio.run(_socket_session(ws_url(server), ['{"id": 1, "hands": {"lift": 22}}']))
+    received = run_async(_socket_session(ws_url(server), ['{"id": 1, "hands": {"lift": 22}}']))
     assert {"type": "reply", "id": 1, "ok": True} in received
     assert server.proc.poll() is None
     assert _rss_kib(pid) - rss_before < 8 * 1024  # nothing kept per dropped socket
