@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .venv-bench
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean screenshots
 
 $(BIN)/draughtsboard: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,8 +12,10 @@ $(BIN)/draughtsboard: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The simulated board with its page: prints the address and opens a browser where
+# one exists. The typed game is `draughtsboard play`.
 run: $(BIN)/draughtsboard
-	$(BIN)/draughtsboard play
+	$(BIN)/draughtsboard run --board sim --open
 
 test: $(BIN)/draughtsboard
 	$(BIN)/ruff check .
@@ -31,6 +33,11 @@ $(BENCH_VENV)/bin/python: pyproject.toml
 
 bench: $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m bench --write docs/BENCHMARKS.md
+
+# The README's pictures, taken by the browser tests (needs Debian's chromium).
+screenshots: $(BIN)/draughtsboard
+	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
+		$(BIN)/pytest tests/web/test_web_page.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

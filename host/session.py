@@ -174,6 +174,7 @@ class Session:
         the variant changes, since the old sensed squares were numbered for the old one.
         """
         self._clock = now
+        before = self.recogniser.sensed
         if variant is None or variant == self.variant:
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
@@ -183,8 +184,10 @@ class Session:
             if occupied is not None:
                 fresh.observe(now, occupied)  # a fresh game: nothing to report yet
             self.recogniser = fresh
+            before = frozenset({-1})  # other squares altogether: always tell the watchers
             self._handle(fresh.new_game(now, fresh.game))
-            self.bus.publish("board", now, occupied=sorted(fresh.sensed))
+        if self.recogniser.sensed != before:
+            self.bus.publish("board", now, occupied=sorted(self.recogniser.sensed))
         self._redraw(now)
 
     def set_hints(self, now: float, level: str) -> None:

@@ -26,6 +26,7 @@ import contextlib
 import hmac
 import ipaddress
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -125,8 +126,10 @@ class WebServer:
             await site.start()
         except OSError as error:
             await self._runner.cleanup()
+            why = os.strerror(error.errno).lower() if error.errno else str(error)
             raise UserError(
-                f"cannot listen on {self.host}:{self.port}: {error.strerror or error}"
+                f"cannot serve the page on {self.host}:{self.port}: {why} "
+                "(choose another with --listen HOST:PORT, or --listen off)"
             ) from None
         bound = self._runner.addresses[0]
         return str(bound[0]), int(bound[1])

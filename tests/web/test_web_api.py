@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import BoardServer, journal_with
+from conftest import ROOT, BoardServer, journal_with
 
 from engine import get_variant
 
@@ -198,3 +200,14 @@ def test_a_resumed_game_is_set_up_as_it_stands(tmp_path: Path) -> None:
         board.stop()
     journal = (folder / "journal.jsonl").read_text().splitlines()
     assert json.loads(journal[0])["fen"] == fen  # stopping kept the game resumable
+
+
+def test_a_port_in_use_is_one_clear_line(server: BoardServer, tmp_path: Path) -> None:
+    second = BoardServer(tmp_path / "second", "--board", "sim", "--new")
+    done = subprocess.run(
+        [sys.executable, "-m", "host.cli", "run", "--config", str(second.config),
+         "--board", "sim", "--listen", f"127.0.0.1:{server.port}"],
+        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "address already in use" in line and "--listen" in line
