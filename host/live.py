@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import VARIANTS, Variant, get_variant
+from engine import VARIANTS, FenError, Position, Variant, get_variant
 from host.bus import Listener, Update
 from host.errors import UserError
 from host.live_board import HandsRefused, LiveBoard
@@ -68,6 +68,7 @@ class Control:
     command: str
     variant: str | None = None
     value: str | None = None
+    fen: str | None = None  # a new game from this position
 
 
 class Runtime:
@@ -146,7 +147,14 @@ class Runtime:
         session = self.session
         try:
             if control.command == "new":
-                self._new_game(now, get_variant(control.variant or session.variant.name))
+                variant = get_variant(control.variant or session.variant.name)
+                start = None
+                if control.fen is not None:
+                    try:
+                        start = Position.from_fen(control.fen, variant)
+                    except FenError as error:
+                        raise Refused(f"bad fen: {error}", 400) from None
+                self._new_game(now, variant, start)
             elif control.command == "hints":
                 session.set_hints(now, control.value or "")
             elif control.command == "language":
@@ -239,7 +247,7 @@ class Runtime:
 
     # -- inside ----------------------------------------------------------------------------
 
-    def _new_game(self, now: float, variant: Variant) -> None:
+    def _new_game(self, now: float, variant: Variant, start: Position | None = None) -> None:
         """A new game: on the simulator, the pieces are set up first (as a person would),
         then the game starts on a board that already matches it."""
         board = self.board
@@ -247,13 +255,13 @@ class Runtime:
         if reason is not None:
             raise Refused(reason)
         board.use(variant)
-        start = variant.initial_position()
+        position = start if start is not None else variant.initial_position()
         if board.simulated:
-            self.tracker.reset(position_pieces(start))
-            occupied = board.set_up(start.occupied())
+            self.tracker.reset(position_pieces(position))
+            occupied = board.set_up(position.occupied())
         else:
             _, occupied = board.poll()
-        self.session.new_game(now, variant, occupied)
+        self.session.new_game(now, variant, occupied, start)
 
     def _sensed_pieces(self) -> dict[int, str]:
         pieces = position_pieces(self.session.game.position)

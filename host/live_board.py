@@ -145,6 +145,8 @@ class LiveBoard:
         except (BoardUnavailable, LayoutError, ValueError) as error:
             raise UserError(str(error)) from None
         board.brightness = min(self._brightness, layout.max_brightness)
+        if isinstance(board.backend, MockBoard):
+            board.backend.history = 8  # it blinks for days: keep the latest frames only
         return board, layout
 
     def _map(self, variant: Variant) -> SquareMap:

@@ -81,8 +81,10 @@ class Session:
         resume: bool = True,
         now: float = 0.0,
         occupied: frozenset[int] | None = None,
+        start: Position | None = None,
     ) -> None:
-        """`occupied`: the board as sensed at start (None: assume it matches the game)."""
+        """`occupied`: the board as sensed at start (None: assume it matches the game).
+        `start`: a new game begins from this position (a problem, a lesson), not resumed."""
         self.config = config
         self.announcer = announcer
         self.journal = Journal(config.journal)
@@ -98,7 +100,7 @@ class Session:
         self.recent: deque[Announcement] = deque(maxlen=RECENT)
         self.announced = 0
         announcer.subscribe(self._announced)
-        record = self.journal.read() if resume else None
+        record = self.journal.read() if resume and start is None else None
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
@@ -110,7 +112,7 @@ class Session:
             if not self.recogniser.correcting:
                 self.announcer.announce("resumed", side=game.position.turn)
         else:
-            game = Game(get_variant(config.variant))
+            game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
             self.journal.start(game.variant.name, game.fen(), self.started)
             self.recogniser = Recogniser(game, hint_level=self.hint_level, start=now)
@@ -166,21 +168,27 @@ class Session:
         self._redraw(now)
 
     def new_game(
-        self, now: float, variant: Variant | None = None, occupied: frozenset[int] | None = None
+        self,
+        now: float,
+        variant: Variant | None = None,
+        occupied: frozenset[int] | None = None,
+        start: Position | None = None,
     ) -> None:
-        """Start a new game, of another variant if given (the unfinished one is saved).
+        """Start a new game, of another variant if given (the unfinished one is saved),
+        from the initial position or from `start`.
 
         `occupied`: the board as sensed now, in the new variant's numbering; needed when
         the variant changes, since the old sensed squares were numbered for the old one.
         """
         self._clock = now
         before = self.recogniser.sensed
+        variant = start.variant if start is not None else variant
         if variant is None or variant == self.variant:
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
-            self._handle(self.recogniser.new_game(now, Game(self.variant)))
+            self._handle(self.recogniser.new_game(now, Game(self.variant, start)))
         else:
-            fresh = Recogniser(Game(variant), hint_level=self.hint_level, start=now)
+            fresh = Recogniser(Game(variant, start), hint_level=self.hint_level, start=now)
             if occupied is not None:
                 fresh.observe(now, occupied)  # a fresh game: nothing to report yet
             self.recogniser = fresh

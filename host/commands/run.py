@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import get_variant
+from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
 from host.bus import Update
 from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--games-dir", help="folder for finished games (PDN)")
     parser.add_argument("--no-speech", action="store_true", help="console only")
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    parser.add_argument("--fen", help="start a new game from this position (PDN FEN)")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.add_argument(
         "--listen",
@@ -87,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
     speaker = Speaker(config.language) if config.speech else None
     if speaker is not None:
         announcer.subscribe(speech_listener(speaker))
+    start = _start_position(config, args.fen)
     if args.events is not None:
-        session = Session(config, announcer, resume=not args.new)
+        session = Session(config, announcer, resume=not args.new, start=start)
         if args.events == "-":
             run_stream(session, sys.stdin)
         else:
@@ -99,11 +101,24 @@ def run(args: argparse.Namespace) -> int:
             with handle:
                 run_stream(session, handle)
         return 0
-    return asyncio.run(_live(config, announcer, args, speaker))
+    return asyncio.run(_live(config, announcer, args, speaker, start))
+
+
+def _start_position(config: Config, fen: str | None) -> Position | None:
+    if fen is None:
+        return None
+    try:
+        return Position.from_fen(fen, get_variant(config.variant))
+    except FenError as error:
+        raise UserError(f"bad --fen: {error}") from None
 
 
 async def _live(
-    config: Config, announcer: Announcer, args: argparse.Namespace, speaker: Speaker | None
+    config: Config,
+    announcer: Announcer,
+    args: argparse.Namespace,
+    speaker: Speaker | None,
+    start: Position | None,
 ) -> int:
     from host.live import Runtime
     from host.live_board import LiveBoard
@@ -111,17 +126,22 @@ async def _live(
 
     listen = parse_listen(args.listen or config.listen)
     token = choose_token(listen, args.token or config.token) if listen else None
-    resumed = None if args.new else resumable_game(config)
+    resumed = None if args.new or start else resumable_game(config)
     variant = resumed.variant if resumed else get_variant(config.variant)
     board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)
     try:
         if board.simulated:  # the pieces stand ready: as the game stands, or set up
-            position = resumed.position if resumed else variant.initial_position()
+            position = start or (resumed.position if resumed else variant.initial_position())
             occupied = board.set_up(position.occupied())
         else:
             _, occupied = board.poll()
         session = Session(
-            config, announcer, resume=not args.new, now=time.monotonic(), occupied=occupied
+            config,
+            announcer,
+            resume=not args.new,
+            now=time.monotonic(),
+            occupied=occupied,
+            start=start,
         )
         if speaker is not None:
             session.subscribe(_voice_follows_language(speaker))

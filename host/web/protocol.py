@@ -83,31 +83,38 @@ def parse_control(data: dict[str, Any]) -> Control:
     command = data.get("command")
     if not isinstance(command, str) or command not in COMMANDS:
         raise BadRequest(f"command must be one of {', '.join(COMMANDS)}, not {_short(command)}")
+    variant = data.get("variant")  # meaningful for "new" only; tolerated (checked) on all
     if command == "new":
-        _unknown(data, {"command", "variant", "players"})
-        variant = data.get("variant")
-        if variant is not None and (
-            not isinstance(variant, str) or variant.lower() not in VARIANTS
-        ):
-            names = ", ".join(VARIANTS)
-            raise BadRequest(f"variant must be one of {names}, not {_short(variant)}")
+        _unknown(data, {"command", "variant", "players", "fen"})
+        if variant is not None:
+            _check_variant(variant)
         _check_players(data.get("players"))
-        return Control("new", variant=variant.lower() if variant else None)
+        fen = data.get("fen")
+        if fen is not None and (not isinstance(fen, str) or not 0 < len(fen) <= 400):
+            raise BadRequest("fen must be a position in PDN FEN, e.g. \"W:W31,32:B1,2\"")
+        return Control("new", variant=variant.lower() if variant else None, fen=fen)
+    if variant is not None:
+        _check_variant(variant)
     if command == "hints":
-        _unknown(data, {"command", "hints"})
+        _unknown(data, {"command", "hints", "variant"})
         level = data.get("hints")
         if level not in HINT_LEVELS:
             raise BadRequest(f"hints must be one of {', '.join(HINT_LEVELS)}, not {_short(level)}")
         return Control("hints", value=level)
     if command == "language":
-        _unknown(data, {"command", "language"})
+        _unknown(data, {"command", "language", "variant"})
         language = data.get("language")
         if language not in LANGUAGES:
             names = ", ".join(LANGUAGES)
             raise BadRequest(f"language must be one of {names}, not {_short(language)}")
         return Control("language", value=language)
-    _unknown(data, {"command"})
+    _unknown(data, {"command", "variant"})
     return Control(command)
+
+
+def _check_variant(variant: object) -> None:
+    if not isinstance(variant, str) or variant.lower() not in VARIANTS:
+        raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}, not {_short(variant)}")
 
 
 def _check_players(players: object) -> None:

@@ -211,3 +211,18 @@ def test_a_port_in_use_is_one_clear_line(server: BoardServer, tmp_path: Path) ->
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert "address already in use" in line and "--listen" in line
+
+
+def test_a_new_game_from_a_position_sets_those_pieces_up(server: BoardServer) -> None:
+    status, state = server.control(command="new", variant="russian", fen="B:WK29,31:B1,2")
+    assert status == 200 and state["variant"] == "russian"
+    assert state["fen"] == "B:WK29,31:B1,2" and state["turn"] == "B"
+    assert state["occupied"] == [1, 2, 29, 31] and state["pieces"]["29"] == "WK"
+    assert not state["correcting"]
+    before = server.state()
+    for fen in ("W:W99:B1", "nonsense", 5, ""):
+        status, answer = server.control(command="new", fen=fen)
+        assert status == 400 and "fen" in answer["error"], fen
+    assert server.state()["fen"] == before["fen"]
+    status, text = server.request("GET", "/api/pdn")
+    assert '[FEN "B:WK29,31:B1,2"]' in text  # the game says where it started

@@ -116,9 +116,8 @@ def test_an_illegal_placement_is_guided_back_and_put_right_by_dragging(
 
 
 def test_threefold_repetition_is_announced_as_a_draw(page, tmp_path: Path) -> None:
-    folder = tmp_path / "board"
-    journal_with(folder, "brazilian", "W:WK29,31,32:BK1,3,4")
-    board = BoardServer(folder, "--board", "sim").start()
+    board = BoardServer(tmp_path / "board", "--board", "sim",
+                        "--fen", "W:WK29,31,32:BK1,3,4").start()
     try:
         open_board(page, board)
         expect(square(page, 29)).to_have_attribute("data-piece", "WK")
@@ -245,3 +244,34 @@ def test_crowning_with_a_king_from_the_tray(page, tmp_path: Path) -> None:
         expect(page.locator("#said-list")).to_contain_text("King confirmed on b8.")
     finally:
         board.stop()
+
+
+# The browser's speech is replaced by a recorder of what the page asks it to say: the
+# Web Speech API as Chromium 156 has it (speechSynthesis.speak(utterance), with the
+# utterance's text and lang), minus the sound.
+RECORD_SPEECH = """
+window.__said = [];
+window.speechSynthesis.speak = (utterance) => {
+  window.__said.push({text: utterance.text, lang: utterance.lang});
+};
+"""
+
+
+def test_announcements_are_spoken_by_the_browser_when_asked(page, server: BoardServer) -> None:
+    page.add_init_script(RECORD_SPEECH)
+    open_board(page, server)
+    expect(page.locator("#speech-setting")).to_be_visible()
+    square(page, 22).click()
+    square(page, 18).click()
+    expect(page.locator("#move-list .m")).to_have_text(["c3-d4"], timeout=SLOW)
+    assert page.evaluate("window.__said") == []  # off until the player turns it on
+    page.check("#speech")
+    square(page, 10).click()
+    square(page, 14).click()
+    expect(page.locator("#move-list .m")).to_have_count(2, timeout=SLOW)
+    page.wait_for_function("window.__said.length > 0")
+    assert page.evaluate("window.__said") == [{"text": "Black played d6-c5.", "lang": "en-GB"}]
+    page.reload()  # the setting is kept by this browser; old announcements are not repeated
+    expect(page.locator("#speech")).to_be_checked(timeout=SLOW)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__said") == []

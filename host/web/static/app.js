@@ -52,7 +52,7 @@
       for (const resolve of waiting.values()) resolve({ type: "error", error: "connection lost" });
       waiting.clear();
       setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 5000);
+      retry = Math.min(retry * 2, 2000);
     };
   }
 

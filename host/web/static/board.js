@@ -12,8 +12,8 @@
 // - a click (press and release without moving) keeps the piece in the hand;
 //   the next click on an empty dark square puts it down, so a multi-capture
 //   can touch down on every landing square;
-// - a click on a piece of the other colour while holding one, on a piece
-//   lit "remove", or on a piece of the side not to move, takes it off;
+// - a click on a piece lit "remove" or of the side not to move, or on a piece of
+//   the other colour while holding one, takes it off;
 // - the tray holds spare men and kings: drop a king on a man of its colour to
 //   crown it (lift, stack, put back).
 "use strict";
@@ -98,7 +98,7 @@ class BoardView {
           cell.dataset.square = String(square);
           cell.dataset.piece = "";
           cell.dataset.led = "";
-          cell.tabIndex = -1;
+          cell.tabIndex = 0;
           cell.setAttribute("role", "gridcell");
           cell.setAttribute("aria-label", numeric ? String(square) : state.names[square]);
           const glow = document.createElement("span");
@@ -177,12 +177,16 @@ class BoardView {
       return;
     }
     if (!piece) return;
+    // A captured piece (lit "remove") or one of the side not to move is taken off by a
+    // click; dragged, it moves like any other (to put a knocked piece right, say).
     const role = this.state.leds[square] || "";
-    if (role === "remove" || piece[0] !== this.state.turn) {
-      this.hands.lift(square); // a captured piece (or the opponent's): taken off
-      return;
-    }
+    const takeOff = role === "remove" || piece[0] !== this.state.turn;
     this.pickUp(square, piece, event);
+    if (!event || event.pointerId === undefined) {
+      if (takeOff) this.dropHand();
+    } else if (this.press) {
+      this.press.takeOff = takeOff;
+    }
   }
 
   pickUp(square, piece, event) {
@@ -248,7 +252,11 @@ class BoardView {
     const press = this.press;
     if (!press || event.pointerId !== press.pointerId) return;
     this.press = null;
-    if (!press.moved || !this.hand) return; // a click: the piece stays in the hand
+    if (!this.hand) return;
+    if (!press.moved) {
+      if (press.takeOff) this.dropHand(); // clicked off the board
+      return; // otherwise a click: the piece stays in the hand
+    }
     const square = this.squareAt(event.clientX, event.clientY);
     const hand = this.hand;
     if (square === null) {
