@@ -199,12 +199,19 @@ class Runtime:
         if console:
             loop.add_reader(sys.stdin.fileno(), self._read_console)
         scanning = asyncio.create_task(self._scan_forever())
+        stopping = asyncio.create_task(self._stopping.wait())
         try:
-            await self._stopping.wait()
+            # Scanning only ends by failing (a board that broke): then stop, and say why.
+            await asyncio.wait({scanning, stopping}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            scanning.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await scanning
+            stopping.cancel()
+            failed: BaseException | None = None
+            if scanning.done():
+                failed = None if scanning.cancelled() else scanning.exception()
+            else:
+                scanning.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await scanning
             if console:
                 loop.remove_reader(sys.stdin.fileno())
             for sig in (signal.SIGTERM, signal.SIGINT):
@@ -214,6 +221,8 @@ class Runtime:
                 with contextlib.suppress(Exception):
                     await stop()
             self.board.close()
+        if failed is not None:
+            raise failed
 
     async def _scan_forever(self) -> None:
         """Scan on a fixed grid; a late scan restarts the grid instead of bursting."""

@@ -8,16 +8,15 @@ later a status file, an MQTT publisher or a computer opponent, listen to.
 
 The session reads no clock and does no I/O of its own beyond the journal: the
 live runtime (`host.live`) feeds it snapshots and commands on the real clock,
-`run_stream` feeds it a recorded stream on a simulated clock (tests, the crash
-test, bug reports).
+`host.stream.run_stream` feeds it a recorded stream on a simulated clock
+(tests, the crash test, bug reports).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -30,7 +29,6 @@ from host.errors import UserError
 from host.hints import Hint, colour_frame
 from host.journal import Journal, JournalGame, result_text, write_pdn
 from host.recogniser import Event, Recogniser
-from host.replay import TICK_MS, apply, parse_events
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
 BLINK_PERIOD = 0.4
@@ -369,35 +367,3 @@ class Session:
         if key != self._frame_key:
             self._frame_key = key
             self.draw(colour_frame(hint, self.config.colours, blink_on))
-
-
-def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True) -> None:
-    """Drive the session from replay-format events on a simulated clock. Lines of the
-    form {"t": ms, "command": "takeback"} are typed commands."""
-    occupied = session.recogniser.expected
-    now = 0
-    for raw in lines:
-        text = raw.strip()
-        if commands and '"command"' in text:
-            record = json.loads(text)
-            t = int(record["t"])
-            while now + TICK_MS < t:
-                now += TICK_MS
-                session.observe(now / 1000, occupied)
-            now = max(now, t)
-            session.command(now / 1000, str(record["command"]))
-            occupied = session.recogniser.sensed
-            if session.quit:
-                return
-            continue
-        for event in parse_events([text], session.variant):
-            while now + TICK_MS < event.t:
-                now += TICK_MS
-                session.observe(now / 1000, occupied)
-            now = max(now, event.t)
-            occupied = apply(occupied, event)
-            session.observe(now / 1000, occupied)
-    limit = now + 10_000
-    while session.recogniser.next_deadline() is not None and now < limit:
-        now += TICK_MS
-        session.observe(now / 1000, occupied)

@@ -23,8 +23,9 @@ from host.announce import Announcer, console_listener, speech_listener
 from host.bus import Update
 from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
 from host.errors import UserError
-from host.session import Session, resumable_game, run_stream
+from host.session import Session, resumable_game
 from host.speech import VOICES, Speaker
+from host.stream import run_stream
 
 if TYPE_CHECKING:
     from host.live import Runtime

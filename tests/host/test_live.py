@@ -218,3 +218,19 @@ def test_typed_commands_are_read_from_a_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 0, out
     assert "Commands: takeback, new, resign, draw, quit" in out
     assert "White resigns." in out
+
+
+def test_a_board_that_breaks_stops_the_runtime_with_its_error(tmp_path: Path) -> None:
+    runtime = live(tmp_path)
+    mock = runtime.board.mock
+
+    def broken() -> frozenset[int]:
+        raise OSError("the cable is cut")
+
+    async def main() -> None:
+        asyncio.get_running_loop().call_later(0.1, lambda: setattr(mock, "scan", broken))
+        await asyncio.wait_for(runtime.run(console=False), 5)
+
+    with pytest.raises(OSError, match="the cable is cut"):
+        asyncio.run(main())
+    assert mock.closed and mock.frames[-1] == {}  # the LEDs were still put out
