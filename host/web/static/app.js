@@ -148,6 +148,7 @@
     if (over && latest === over.text) latest = "";
     if (state.correcting && !over) latest = say(lang, "correcting");
     $("latest").textContent = latest;
+    $("latest").hidden = !latest;
     $("status-card").dataset.correcting = String(Boolean(state.correcting && !over));
   }
 
