@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .venv-bench
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean screenshots
 
-# `make run` installs only the game (no dependency); `make test` adds the
-# developer tools (pytest, hypothesis, ruff) once, recorded by its own stamp.
+# `make run` installs only the game and what it runs on (aiohttp and segno for its
+# page); `make test` adds the developer tools (pytest, hypothesis, ruff, playwright)
+# once, recorded by its own stamp.
 DEV_STAMP := $(VENV)/.dev-installed
 
 $(BIN)/draughtsboard: pyproject.toml
@@ -20,8 +21,10 @@ $(DEV_STAMP): $(BIN)/draughtsboard
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The simulated board with its page: prints the address and opens a browser where
+# one exists. The typed game is `draughtsboard play`.
 run: $(BIN)/draughtsboard
-	$(BIN)/draughtsboard play
+	$(BIN)/draughtsboard run --board sim --open
 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -39,6 +42,11 @@ $(BENCH_VENV)/bin/python: pyproject.toml
 
 bench: $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m bench --write docs/BENCHMARKS.md
+
+# The README's pictures, taken by the browser tests (needs Debian's chromium).
+screenshots: $(DEV_STAMP)
+	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
+		$(BIN)/pytest tests/web/test_web_page.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

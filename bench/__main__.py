@@ -37,6 +37,7 @@ MODULES: dict[str, str] = {
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
     "startup": "bench.startup_bench",
+    "web": "bench.web_bench",
 }
 
 
@@ -57,6 +58,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         module.ITERATIONS = 30
     if name == "startup":
         return lambda: module.run(runs=1)
+    if name == "web":
+        return lambda: module.run(rounds=5)
     return module.run
 
 

@@ -9,7 +9,8 @@ drawn), keeps it running one second, reads VmRSS and VmHWM (peak) from
 NeoPixel (bench/fake_pi.py), so the real scanner and pixel code are loaded
 as on a Pi; the Pi's C libraries are not. The reference row is a bare
 `python -c pass`, measured in the same run, so the host's own cost is the
-difference. The web page's figures are added with the page.
+difference. Both cases serve the board's page (on a free loopback port), as
+`run` does by default; bench/web_bench.py measures the page's own share.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def _baseline_kb() -> int:
 
 
 def cases() -> list[tuple[str, list[str]]]:
-    common = ["run", "--no-speech", "--new", "--log-level", "info"]
+    common = ["run", "--no-speech", "--new", "--log-level", "info", "--listen", "127.0.0.1:0"]
     return [
         ("`run --board sim`", [sys.executable, "-m", "host.cli", *common, "--board", "sim"]),
         (
@@ -127,7 +128,8 @@ def run(runs: int = RUNS) -> str:
             "## Start-up: time to ready and resident memory",
             "",
             "Command: `make bench` (this section: `bench/startup_bench.py`). Each case is a "
-            f"fresh process, {runs} runs: time from start to its `ready:` log line (median), "
+            f"fresh process serving the board's page, {runs} runs: time from start to its "
+            "`ready:` log line (median), "
             f"resident memory {SETTLE:.0f} s after ready and the peak (VmHWM), the largest "
             "of the runs; the ratio is resident memory over a bare interpreter's, measured "
             "in the same run. Target on a Pi Zero 2: under "

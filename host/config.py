@@ -99,6 +99,9 @@ class Config:
     gestures: bool = True
     gesture_hold: float = 2.0
     computer_level: int = 0
+    # the board's page (host/web): where it is served, and the token controls need
+    listen: str = "127.0.0.1:8080"
+    token: str | None = None
 
     @property
     def status_file(self) -> Path:
@@ -254,6 +257,36 @@ class PathValue(Kind):
         return path
 
 
+class ListenAddress(Kind):
+    """Where the page is served: the rules of `host.web.address.parse_listen`."""
+
+    allowed = '"HOST:PORT" with an IP address or localhost (e.g. "0.0.0.0:8080"), or "off"'
+    metavar = "HOST:PORT"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        from host.web.address import parse_listen
+
+        if not isinstance(value, str):
+            raise Invalid(f"must be {self.allowed}")
+        try:
+            parse_listen(value)
+        except UserError:
+            raise Invalid(f"must be {self.allowed}") from None
+        return value.strip()
+
+
+class Token(Kind):
+    allowed = 'at least 8 characters with no spaces ("" for none)'
+    metavar = "TOKEN"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        if value == "":
+            return None
+        if isinstance(value, str) and len(value) >= 8 and not any(c.isspace() for c in value):
+            return value
+        raise Invalid(f"must be {self.allowed}")
+
+
 class Colours(Kind):
     allowed = 'a table of role = "#rrggbb" or [r, g, b] (0..255)'
     metavar = "ROLE=COLOUR"
@@ -358,6 +391,20 @@ SETTINGS: tuple[Setting, ...] = (
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
         "the computer's strength, 0 for two players (also chosen on the board at the start)",
         "0",
+    ),
+    Setting(
+        "listen",
+        ListenAddress(),
+        "serve the board's page here; an address other than loopback serves the LAN, "
+        "where controls need the token (docs/web.md)",
+        '"0.0.0.0:8080"',
+    ),
+    Setting(
+        "token",
+        Token(),
+        "the token the page's controls need (default: none on loopback, a fresh one "
+        "printed at start-up on the LAN)",
+        '"correct-horse-9"',
     ),
 )
 SETTING_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
@@ -596,6 +643,7 @@ def _default_text(setting: Setting) -> str:
         "journal": lambda: "DATA_DIR/journal.jsonl",
         "colours": lambda: "Okabe-Ito (below)",
         "log_file": lambda: "none",
+        "token": lambda: "none",
     }
     if setting.key in defaults:
         return defaults[setting.key]()

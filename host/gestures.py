@@ -161,6 +161,16 @@ class GestureDetector:
             return self._confirm[0]
         return None
 
+    @property
+    def spent(self) -> bool:
+        """Has the spare piece carried out a command and still stands on the board?"""
+        return self._spent is not None
+
+    def ignore_until_lifted(self, square: int) -> None:
+        """A spare piece already stands on `square` (it chose this game's variant, on the
+        detector of the game before): hidden from the game, and no command, until lifted."""
+        self._spent = _Spent(square, masked=True)
+
     def mask(self, occupied: frozenset[int], state: GameState) -> frozenset[int]:
         """The snapshot as the recogniser should see it: without the spare piece in use."""
         extra = occupied - state.expected

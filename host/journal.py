@@ -95,6 +95,19 @@ class Journal:
     def end(self, result: str, reason: str) -> None:
         self._append({"type": "end", "result": result, "reason": reason})
 
+    def reopen(self) -> None:
+        """Taking back after the game ended: the end mark is withdrawn (the game is written
+        again without it)."""
+        record = self.read()
+        if record is None:
+            return
+        self.start(record.variant, record.start_fen, record.started)
+        for entry in record.moves:
+            self.move(
+                entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
+                entry["fen"],
+            )
+
     def read(self) -> JournalGame | None:
         """The game on disk, or None if there is no readable journal."""
         try:

@@ -93,7 +93,8 @@ class StatusWriter:
                 "updated": _iso(now),
                 "started": _iso(self.started),
                 "board": self.board,
-                "layout": self.layout,
+                # a live board knows its layout (the simulator's follows the variant's size)
+                "layout": getattr(board, "layout_name", None) or self.layout,
                 "game": game,
                 "computer_level": getattr(session.config, "computer_level", 0),
                 "problems": self._problems(),

@@ -1,9 +1,9 @@
 """Optional system tools in tests: skip where missing, fail where CI requires them.
 
 A developer's machine may have only Python and make; `.ci/run` installs the
-tools with apt and sets `DRAUGHTSBOARD_REQUIRE` (comma-separated program
-names, e.g. `espeak-ng,systemd-analyze`), which turns those skips into
-failures so CI never passes by skipping.
+tools with apt and sets `DRAUGHTSBOARD_REQUIRE` (comma-separated names, e.g.
+`espeak-ng,systemd-analyze,chromium`), which turns those skips into failures
+so CI never passes by skipping.
 """
 
 from __future__ import annotations
@@ -15,14 +15,24 @@ import pytest
 
 
 def required() -> set[str]:
+    """The tools this run demands (DRAUGHTSBOARD_REQUIRE)."""
     return {t.strip() for t in os.environ.get("DRAUGHTSBOARD_REQUIRE", "").split(",") if t.strip()}
+
+
+def need_tool(tool: str, available: bool, why: str) -> None:
+    """Skip the test when `tool` is not `available` (`why` says what is missing), or fail
+    it if this run requires the tool. For tools that are more than a program on PATH
+    (a browser and the library that drives it)."""
+    if available:
+        return
+    if tool in required():
+        pytest.fail(f"{tool} is required here (DRAUGHTSBOARD_REQUIRE) but {why}")
+    pytest.skip(f"{tool}: {why}")
 
 
 def need(program: str) -> str:
     """The program's path; skips the test if it is missing (fails if it is required)."""
     path = shutil.which(program)
-    if path is None:
-        if program in required():
-            pytest.fail(f"{program} is required here (DRAUGHTSBOARD_REQUIRE) but not installed")
-        pytest.skip(f"{program} is not installed")
+    need_tool(program, path is not None, "is not installed")
+    assert path is not None
     return path

@@ -1,43 +1,57 @@
 """`draughtsboard run`: play on the board (or the simulator) with hints, speech and a journal.
 
-Settings come from the config file; flags override them for one run. Typed
-commands on stdin: takeback, new, resign, draw, quit. `--events FILE` drives
-the session from a recorded stream instead of a board (tests, demos, bug
+Settings come from the config files; flags override them for one run
+(docs/config.md). The live game runs in `host.live` with the board's page
+served alongside (`--listen`, docs/web.md); typed commands (takeback, new,
+resign, draw, quit, or their Portuguese words) are read only when standard
+input is a terminal, so a service keeps running. `--events FILE` drives the
+session from a recorded stream instead of a board (tests, demos, bug
 reports) on a simulated clock.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import asyncio
 import logging
 import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from engine import get_variant
+from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
-from host.boards import layout_name, open_configured_board
+from host.bus import Update
 from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
+from host.games import resumable_game, variant_to_play
 from host.logs import RecentProblems, setup_logging
-from host.session import Session, run_board, run_stream, variant_to_play
-from host.speech import Speaker
-from host.squares import SquareMap
-from host.status import StatusWriter
+from host.session import COMANDOS, COMMANDS, Session
+from host.speech import VOICES, Speaker
+from host.stream import run_stream
+
+if TYPE_CHECKING:
+    from host.live import Runtime
+    from host.web.address import Listen
 
 log = logging.getLogger(__name__)
+#: seconds between status-file refreshes while nothing happens (chatter still counts)
+STATUS_EVERY = 1.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "run",
         help="play on the physical board: hints, announcements, journal and resume",
-        description="Follow a game on the board. Commands on stdin: "
-        "takeback, new, resign, draw, quit.",
+        description="Follow a game on the board, with its page in a browser (--listen). "
+        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}).",
     )
     parser.add_argument("--config", help="config file over the system one (default: the user's)")
     add_setting_flags(parser)
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    parser.add_argument("--fen", help="start a new game from this position (PDN FEN)")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.set_defaults(func=run)
 
 
@@ -51,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
+    start = _start_position(config, args.fen)
     announcer = Announcer(config.language)
     announcer.subscribe(console_listener())
     speaker = Speaker(config.language) if config.speech else None
@@ -58,64 +73,121 @@ def run(args: argparse.Namespace) -> int:
         announcer.subscribe(speech_listener(speaker))
     try:
         if args.events is not None:
-            _stream(config, announcer, args, explicit)
+            session = Session(
+                config, announcer, resume=not args.new, insist_variant=explicit, start=start
+            )
+            _stream(session, args.events)
             return 0
-        while True:
-            session = _live(config, announcer, args, problems, insist_variant=explicit)
-            if session.next_variant is None:
-                return 0
-            # a variant chosen on the board: the board is opened again, laid out for it
-            config, explicit = config.with_overrides(variant=session.next_variant), True
+        return asyncio.run(_live(config, announcer, args, speaker, start, problems, explicit))
     finally:
         if speaker is not None:
             speaker.close()
 
 
-def _stream(config: Config, announcer: Announcer, args: argparse.Namespace, explicit: bool) -> None:
-    session = Session(config, announcer, resume=not args.new, insist_variant=explicit)
-    if args.events == "-":
+def _stream(session: Session, events: str) -> None:
+    if events == "-":
         run_stream(session, sys.stdin)
         return
     try:
-        handle = open(args.events, encoding="utf-8")  # noqa: SIM115
+        handle = open(events, encoding="utf-8")  # noqa: SIM115
     except OSError as error:
-        raise UserError(f"cannot read {args.events}: {error.strerror}") from None
+        raise UserError(f"cannot read {events}: {error.strerror}") from None
     with handle:
         run_stream(session, handle)
 
 
-def _live(
+def _start_position(config: Config, fen: str | None) -> Position | None:
+    if fen is None:
+        return None
+    try:
+        return Position.from_fen(fen, get_variant(config.variant))
+    except FenError as error:
+        raise UserError(f"bad --fen: {error}") from None
+
+
+async def _live(
     config: Config,
     announcer: Announcer,
     args: argparse.Namespace,
+    speaker: Speaker | None,
+    start: Position | None,
     problems: RecentProblems,
-    *,
-    insist_variant: bool,
-) -> Session:
+    explicit: bool,
+) -> int:
+    from host.live import Runtime
+    from host.live_board import LiveBoard
+    from host.status import StatusWriter
+    from host.web.address import choose_token, parse_listen
+
+    listen = parse_listen(config.listen)
+    token = choose_token(listen, config.token) if listen else None
+    resumed = None if args.new or start else resumable_game(config)
     variant = get_variant(config.variant)
+    board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)
     status = StatusWriter(
-        config.status_file, board=config.board, layout=layout_name(config), problems=problems
+        config.status_file, board=config.board, layout=board.layout_name, problems=problems
     )
-    with open_configured_board(config) as board:
-        squares = SquareMap(variant, board.squares)
-        first = board.poll()
+    session: Session | None = None
+    try:
+        if board.simulated:  # the pieces stand ready: as the game stands, or set up
+            position = start or (resumed.position if resumed else variant.initial_position())
+            occupied = board.set_up(position.occupied())
+        else:
+            _, occupied = board.poll()
         session = Session(
             config,
             announcer,
-            draw=lambda frame: board.show(squares.frame(frame)),
             resume=not args.new,
-            insist_variant=insist_variant,
-            now=first.time,
-            occupied=squares.occupied(first.occupied),
+            insist_variant=explicit,
+            now=time.monotonic(),
+            occupied=occupied,
+            start=start,
         )
-        board.on_event(lambda event: session.board_event(event.kind))
-        unsubscribe = announcer.subscribe(status.listener(session, board))
+        if speaker is not None:
+            session.subscribe(_voice_follows_language(speaker))
+        runtime = Runtime(session, board)
+        runtime.subscribe(status.listener(session, board))
+        runtime.every(STATUS_EVERY, lambda: status.update(session, board=board))
         status.update(session, board=board, force=True)
-        log.info("ready: %s board, layout %s, %s", config.board, layout_name(config), variant.name)
-        try:
-            with contextlib.suppress(KeyboardInterrupt):
-                run_board(session, board, squares)
-        finally:
-            unsubscribe()
+        if listen is not None:
+            await _serve_page(runtime, listen, token, open_page=args.open)
+        log.info("ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name)
+        if sys.stdin is not None and sys.stdin.isatty():
+            print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
+        await runtime.run()
+    finally:
+        board.close()
+        if session is not None:
             status.stopped(session)
-    return session
+    return 0
+
+
+async def _serve_page(
+    runtime: Runtime, listen: Listen, token: str | None, *, open_page: bool
+) -> None:
+    try:
+        from host.web.server import WebServer
+    except ModuleNotFoundError as error:
+        raise UserError(
+            f"the board's page needs {error.name} (pip install draughtsboard); "
+            "or run with --listen off"
+        ) from None
+    from host.web.address import open_browser, page_url, print_address
+
+    server = WebServer(runtime, host=listen.host, port=listen.port, token=token)
+    _, port = await server.start()
+    runtime.add_service(server.stop)
+    url = page_url(listen, port, token)
+    print_address(url, token)
+    if open_page:
+        open_browser(url)
+
+
+def _voice_follows_language(speaker: Speaker) -> Callable[[Update], None]:
+    """Speech changes voice when the page changes the language."""
+
+    def follow(update: Update) -> None:
+        if update.kind == "settings":
+            speaker.voice = VOICES.get(str(update.data["language"]), "en")
+
+    return follow

@@ -185,9 +185,10 @@ def _check(result, what: str) -> None:  # noqa: ANN001
 
 def leds_off(config_path: str | None) -> int:
     """Blank the configured board; what the unit runs after every stop."""
-    from host.boards import open_configured_board
+    from engine import get_variant
+    from host.live_board import LiveBoard
 
     config = load_config(config_path)
-    with open_configured_board(config):
-        pass  # closing a board turns every LED off
+    board = LiveBoard(config.board, get_variant(config.variant), layout=config.layout)
+    board.close()  # closing a board turns every LED off
     return 0

@@ -62,6 +62,13 @@ BAD_VALUES = [
     ("gesture_hold = 0.5", "gesture_hold", "0.5", "from 1 to 10 seconds"),
     ("computer_level = 9", "computer_level", "9", "whole number from 0 to 5"),
     ("computer_level = 1.5", "computer_level", "1.5", "whole number"),
+    ('listen = "8080"', "listen", '"8080"', '"HOST:PORT"'),
+    ('listen = "pi.local:8080"', "listen", '"pi.local:8080"', "IP address or localhost"),
+    ('listen = "127.0.0.1:99999"', "listen", '"127.0.0.1:99999"', '"off"'),
+    ("listen = 8080", "listen", "8080", '"HOST:PORT"'),
+    ('token = "short"', "token", '"short"', "at least 8 characters"),
+    ('token = "has a space"', "token", '"has a space"', "no spaces"),
+    ("token = 12345678", "token", "12345678", "at least 8"),
     ('colours = "blue"', "colours", '"blue"', "must be a table"),
     ('[colours]\ndestination = "blue"', "colours.destination", '"blue"', "#rrggbb"),
     ("[colours]\nwrong = [1, 2, 300]", "colours.wrong", "[1, 2, 300]", "0..255"),
@@ -178,6 +185,8 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "gestures": None,
         "gesture_hold": ("3.5", 3.5),
         "computer_level": ("2", 2),
+        "listen": ("0.0.0.0:9090", "0.0.0.0:9090"),
+        "token": ("correct-horse-9", "correct-horse-9"),
     }
     assert set(values) == {s.key for s in SETTINGS}
     for setting in SETTINGS:

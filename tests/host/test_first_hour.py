@@ -14,7 +14,8 @@ from pathlib import Path
 from engine import Position, get_variant
 from host.announce import Announcer
 from host.config import Config
-from host.session import Session, run_stream
+from host.session import Session
+from host.stream import run_stream
 from host.terminal_game import TerminalGame, draw_board
 
 ROOT = Path(__file__).resolve().parents[2]

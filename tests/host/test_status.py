@@ -15,8 +15,9 @@ from host.announce import Announcer
 from host.commands import status as status_command
 from host.config import Config
 from host.logs import RecentProblems
-from host.session import Session, run_stream
+from host.session import Session
 from host.status import CHATTER_PER_MINUTE, StatusWriter
+from host.stream import run_stream
 from host.systemd import UNIT
 
 
