@@ -23,6 +23,7 @@ from host.recogniser import GRACE, Recogniser
 from host.replay import apply, parse_events
 from host.session import Session
 from host.squares import SquareMap
+from host.stream import run_stream
 
 GAMES = int(os.environ.get("DRAUGHTSBOARD_SOAK", "30"))
 
@@ -140,6 +141,23 @@ def test_the_start_menu_chooses_a_variant(tmp_path: Path) -> None:
     # a request for the runtime, which renumbers the board for it (tests/host/test_live.py)
     assert table.session.next_variant == "russian" and not table.session.quit
     assert table.lit() == {russian: DEFAULT_COLOURS["choice"]}
+
+
+def test_a_variant_chosen_in_an_event_stream_starts_there(tmp_path: Path) -> None:
+    """`run --events` honours the start menu too: the new game starts on the same squares
+    and the piece that chose it is ignored until it is taken off."""
+    cfg = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False)
+    announcer = Announcer("en")
+    session = Session(cfg, announcer, resume=False)
+    menu = start_menu(get_variant("brazilian"))
+    russian = next(sq for sq, opt in menu.items() if opt == "variant:russian")
+    run_stream(session, [json.dumps({"t": 100, "place": russian}),
+                         json.dumps({"t": 4000, "lift": russian})])
+    assert session.variant.name == "russian" and session.next_variant is None
+    kinds = [a.kind for a in announcer.history]
+    assert kinds.count("variant-chosen") == 1 and "new-game" in kinds
+    assert "illegal-board" not in kinds and not session.recogniser.correcting
+    assert Journal(cfg.journal).read().variant == "russian"  # type: ignore[union-attr]
 
 
 def test_the_start_menu_covers_every_variant_of_the_board_and_the_level() -> None:

@@ -1,13 +1,11 @@
-"""The live runtime: real-time scanning on asyncio, the update bus, stdin and signals."""
+"""The live runtime: real-time scanning on asyncio, the update bus, stdin and signals, and the
+board's commands, the page's controls and typed words acting on one game through it."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import pty
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from engine import get_variant
 from host.announce import Announcer
 from host.bus import Update, UpdateBus
 from host.config import Config
+from host.gestures import start_menu
 from host.live import Control, Hands, Refused, Runtime
 from host.live_board import LiveBoard
 from host.pieces import PieceTracker, position_pieces
@@ -29,10 +28,13 @@ def config(tmp_path: Path, **kw) -> Config:
     return Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False, **kw)
 
 
-def live(tmp_path: Path, variant: str = "brazilian") -> Runtime:
+def live(tmp_path: Path, variant: str = "brazilian", *, real: bool = False, **kw) -> Runtime:
+    """A runtime on the simulator; `real`: the board answers as a GPIO or USB board does
+    (no simulated hands: a test moves the simulator's magnets itself)."""
     board = LiveBoard("sim", get_variant(variant))
     occupied = board.set_up(get_variant(variant).initial_position().occupied())
-    session = Session(config(tmp_path, variant=variant), Announcer("en"), resume=False,
+    board.simulated = not real
+    session = Session(config(tmp_path, variant=variant, **kw), Announcer("en"), resume=False,
                       now=time.monotonic(), occupied=occupied)
     return Runtime(session, board)
 
@@ -175,51 +177,6 @@ def test_a_real_board_refuses_hands_and_other_sizes() -> None:
         board.lift(22)
 
 
-def _run(*args: str, stdin, tmp_path: Path) -> subprocess.Popen[str]:  # type: ignore[no-untyped-def]
-    return subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "run", "--board", "sim", "--listen", "off",
-         "--no-speech", "--journal", str(tmp_path / "j.jsonl"), "--games-dir",
-         str(tmp_path / "g"), "--language", "en", *args],
-        cwd=ROOT, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-
-
-@pytest.mark.parametrize("stdin", ["devnull", "closed-pipe"])
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_run_keeps_going_without_a_terminal_and_stops_cleanly(
-    tmp_path: Path, stdin: str, sig: int
-) -> None:
-    proc = _run(stdin=subprocess.DEVNULL if stdin == "devnull" else subprocess.PIPE,
-                tmp_path=tmp_path)
-    if stdin == "closed-pipe":
-        assert proc.stdin is not None
-        proc.stdin.close()
-    time.sleep(1.5)
-    assert proc.poll() is None  # still running: the page and the board are its controls
-    proc.send_signal(sig)
-    assert proc.wait(timeout=10) == 0
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    assert "Traceback" not in out
-
-
-def test_typed_commands_are_read_from_a_terminal(tmp_path: Path) -> None:
-    controller, terminal = pty.openpty()
-    proc = _run(stdin=terminal, tmp_path=tmp_path)
-    os.close(terminal)
-    try:
-        time.sleep(1.5)
-        os.write(controller, b"resign\n")
-        time.sleep(0.5)
-        os.write(controller, b"quit\n")
-        out, _ = proc.communicate(timeout=10)
-    finally:
-        os.close(controller)
-    assert proc.returncode == 0, out
-    assert "Commands: takeback, new, resign, draw, quit" in out
-    assert "White resigns." in out
-
-
 def test_a_board_that_breaks_stops_the_runtime_with_its_error(tmp_path: Path) -> None:
     runtime = live(tmp_path)
     mock = runtime.board.mock
@@ -234,3 +191,139 @@ def test_a_board_that_breaks_stops_the_runtime_with_its_error(tmp_path: Path) ->
     with pytest.raises(OSError, match="the cable is cut"):
         asyncio.run(main())
     assert mock.closed and mock.frames[-1] == {}  # the LEDs were still put out
+
+
+# -- board commands, page controls and typed words through the runtime ----------------------
+# (real time on the simulator, the command piece held for the config's shortest hold, 1 s)
+
+
+def said(runtime: Runtime) -> list[str]:
+    return [item.text for item in runtime.session.announcer.history]
+
+
+def test_a_board_command_is_drawn_on_the_page_and_resigns(tmp_path: Path) -> None:
+    runtime = live(tmp_path, gesture_hold=1.0)
+    session = runtime.session
+    leds: list[Update] = []
+    runtime.subscribe(lambda update: leds.append(update) if update.kind == "leds" else None)
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await runtime.hands(Hands("lift", 22))
+        await runtime.hands(Hands("place", 17))
+        await until(lambda: len(session.game.moves) == 1)
+        # a spare piece from the tray, held on an empty square: the menu opens
+        await runtime.hands(Hands("place", 15, piece="B"))
+        await until(lambda: "Board commands: move the spare piece onto a lit square"
+                    in " ".join(said(runtime)))
+        state = runtime.state()
+        assert 15 in state["occupied"] and state["pieces"]["15"] == "B"  # the page shows it
+        assert state["leds"]["15"] == "command" and not state["correcting"]
+        roles = sorted(state["leds"].values())
+        assert roles.count("resign") == 2 and roles.count("draw") == 2 and "takeback" in roles
+        assert any(u.data["leds"].get(15) == "command" for u in leds)  # published as lit
+        variant = get_variant("brazilian")
+        whites = [int(sq) for sq, role in state["leds"].items()
+                  if role == "resign" and variant.square_coords(int(sq))[1] < 4]
+        (resign,) = whites
+        assert set(state["blink"]) >= {resign}
+        await runtime.hands(Hands("lift", 15))
+        await runtime.hands(Hands("place", resign, piece="B"))
+        await until(lambda: session.recogniser.outcome is not None)
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
+    outcome = session.recogniser.outcome
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("B", "resignation")
+    assert "White resigns." in said(runtime)
+    assert len(list((tmp_path / "g").glob("*.pdn"))) == 1  # the game is saved
+
+
+def test_a_variant_chosen_on_a_real_board_starts_at_once_and_the_piece_is_ignored(
+    tmp_path: Path,
+) -> None:
+    runtime = live(tmp_path, real=True, gesture_hold=1.0)
+    session, board = runtime.session, runtime.board
+    mock = board.board.backend
+    menu = start_menu(get_variant("brazilian"))
+    square = next(sq for sq, option in menu.items() if option == "variant:russian")
+    hardware = board.squares.to_hardware_map[square]
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        mock.place(hardware)  # the spare piece, by a real hand
+        await until(lambda: session.variant.name == "russian")
+        assert "Variant chosen: Russian draughts." in said(runtime)
+        assert "New Russian draughts game. White to move." in said(runtime)
+        await asyncio.sleep(1.5)  # longer than the hold: the same piece chooses nothing more
+        assert said(runtime).count("Variant chosen: Russian draughts.") == 1
+        assert not session.recogniser.correcting and square in runtime.state()["occupied"]
+        mock.lift(hardware)
+        await until(lambda: square not in session.sensed)
+        await asyncio.sleep(0.2)
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
+    assert session.next_variant is None and not session.quit
+    assert "illegal-board" not in [item.kind for item in session.announcer.history]
+    assert session.journal.read().variant == "russian"  # type: ignore[union-attr]
+
+
+def test_a_mirrored_variant_chosen_on_the_simulator_is_set_up_turned(tmp_path: Path) -> None:
+    runtime = live(tmp_path, gesture_hold=1.0)
+    session = runtime.session
+    square = next(
+        sq for sq, option in start_menu(get_variant("brazilian")).items()
+        if option == "variant:portuguese"
+    )
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await runtime.hands(Hands("place", square, piece="W"))
+        await until(lambda: session.variant.name == "portuguese")
+        await asyncio.sleep(0.2)
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
+    portuguese = get_variant("portuguese").initial_position().occupied()
+    assert runtime.board.truth == portuguese and session.sensed == portuguese
+    assert not session.recogniser.correcting
+
+
+def test_page_controls_and_typed_words_in_either_language_act_on_one_game(
+    tmp_path: Path,
+) -> None:
+    runtime = live(tmp_path, gesture_hold=1.0)
+    session = runtime.session
+    initial = get_variant("brazilian").initial_position().occupied()
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await runtime.hands(Hands("lift", 22))
+        await runtime.hands(Hands("place", 17))
+        await until(lambda: len(session.game.moves) == 1)
+        runtime.typed("desfazer")  # takeback: the lights show what to put back
+        assert session.game.moves == [] and session.recogniser.correcting
+        await runtime.hands(Hands("lift", 17))
+        await runtime.hands(Hands("place", 22))
+        await until(lambda: not session.recogniser.correcting)
+        runtime.control(Control("draw"))  # the page's button
+        assert session.recogniser.outcome.reason == "agreement"  # type: ignore[union-attr]
+        runtime.typed("nova")  # a new game: on the simulator the pieces are set up
+        assert session.recogniser.outcome is None and runtime.board.truth == initial
+        runtime.control(Control("resign"))
+        assert session.recogniser.outcome.winner == "B"  # type: ignore[union-attr]
+        runtime.control(Control("new", variant="international"))  # the simulator grows
+        assert session.variant.size == 10 and runtime.board.truth == get_variant(
+            "international").initial_position().occupied()
+        runtime.typed("sair")
+        await asyncio.wait_for(task, 5)
+
+    asyncio.run(play())
+    texts = said(runtime)
+    for text in ("Draw agreed.", "White resigns.", "New international draughts game."):
+        assert any(t.startswith(text) for t in texts), text
+    assert session.quit
