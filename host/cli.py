@@ -23,6 +23,9 @@ COMMAND_MODULES = (
     "host.commands.replay",
     "host.commands.run",
     "host.commands.selftest",
+    "host.commands.relay",
+    "host.commands.pairings",
+    "host.commands.broker_config",
 )
 
 

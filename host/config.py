@@ -9,10 +9,12 @@ one clear `UserError` naming the key, never a traceback.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from host.errors import UserError
 
@@ -58,6 +60,8 @@ class Config:
     brightness: float = 0.3
     games_dir: Path = field(default_factory=lambda: default_data_dir() / "games")
     journal: Path = field(default_factory=lambda: default_data_dir() / "journal.jsonl")
+    #: the `[broadcast]` table; None (the default) means no broker: nothing is published
+    broadcast: BroadcastConfig | None = None
 
     def with_overrides(self, **changes: Any) -> Config:
         """A copy with the non-None `changes` applied (command-line flags win over the file)."""
@@ -97,6 +101,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         "brightness",
         "games_dir",
         "journal",
+        "broadcast",
     }
     unknown = sorted(set(data) - known)
     if unknown:
@@ -158,6 +163,8 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
             if not path.is_absolute() and base_dir is not None:
                 path = base_dir / path
             changes[key] = path
+    if "broadcast" in data:
+        changes["broadcast"] = parse_broadcast(data["broadcast"], base_dir)
     return replace(cfg, **changes)
 
 
@@ -179,3 +186,96 @@ def load_config(path: Path | str | None = None) -> Config:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UserError(f"config file {file} is not valid TOML: {error}") from None
     return parse_config(data, base_dir=file.parent)
+
+
+# -- broadcast: publishing this board's game to an MQTT broker (docs/broadcast.md) ------
+#
+# A separate block on purpose: a board without a broker never reads it, and the
+# MQTT client itself (host/broadcast/) is imported only when `broker` is set.
+
+BROADCAST_KEYS = ("broker", "board_id", "username", "password", "password_file", "ca_file",
+                  "keepalive", "outbox")
+BOARD_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}"
+
+
+@dataclass(frozen=True)
+class BroadcastConfig:
+    """Where this board publishes. `password_file` is read at connect time, so a
+    secret need not sit in the main config; `outbox` defaults to beside the journal."""
+
+    broker: str
+    board_id: str
+    username: str | None = None
+    password: str | None = None
+    password_file: Path | None = None
+    ca_file: Path | None = None
+    keepalive: int = 15
+    outbox: Path | None = None
+
+    def with_overrides(self, **changes: Any) -> BroadcastConfig:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def check_broker_url(url: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of `mqtt://host[:port]` or `mqtts://host[:port]`, else UserError."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if scheme not in ("mqtt", "mqtts") or not parts.hostname or port == -1 or (
+        parts.path not in ("", "/")
+    ):
+        raise UserError(f"broker must look like mqtt://host:1883 or mqtts://host:8883, not {url!r}")
+    return scheme, parts.hostname, port or (8883 if scheme == "mqtts" else 1883)
+
+
+def check_board_id(value: object) -> str:
+    if not isinstance(value, str) or not re.fullmatch(BOARD_ID_PATTERN, value):
+        raise UserError(
+            "board_id must be 1-32 letters, digits, '-' or '_' (it names MQTT topics), "
+            f"not {value!r}"
+        )
+    return value
+
+
+def parse_broadcast(table: Any, base_dir: Path | None = None) -> BroadcastConfig:
+    """Validate the `[broadcast]` table: `broker` and `board_id` are required."""
+    if not isinstance(table, dict):
+        raise UserError(
+            'config: broadcast must be a table: [broadcast] broker = "mqtt://host:1883"'
+        )
+    unknown = sorted(set(table) - set(BROADCAST_KEYS))
+    if unknown:
+        raise UserError(
+            f"config: unknown setting broadcast.{unknown[0]} (known: {', '.join(BROADCAST_KEYS)})"
+        )
+    for key in ("broker", "board_id"):
+        if key not in table:
+            raise UserError(f"config: broadcast.{key} is required when [broadcast] is present")
+    values: dict[str, Any] = {}
+    for key in ("broker", "username", "password"):
+        if key in table:
+            if not isinstance(table[key], str) or not table[key]:
+                raise UserError(f"config: broadcast.{key} must be a non-empty string")
+            values[key] = table[key]
+    try:
+        check_broker_url(values["broker"])
+        values["board_id"] = check_board_id(table["board_id"])
+    except UserError as error:
+        raise UserError(f"config: broadcast.{error}") from None
+    for key in ("password_file", "ca_file", "outbox"):
+        if key in table:
+            if not isinstance(table[key], str) or not table[key]:
+                raise UserError(f"config: broadcast.{key} must be a path, not {table[key]!r}")
+            path = Path(table[key]).expanduser()
+            if not path.is_absolute() and base_dir is not None:
+                path = base_dir / path
+            values[key] = path
+    if "keepalive" in table:
+        value = table["keepalive"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 600:
+            raise UserError(f"config: broadcast.keepalive must be 1..600 seconds, not {value!r}")
+        values["keepalive"] = value
+    return BroadcastConfig(**values)

@@ -31,6 +31,8 @@ from host.replay import TICK_MS, apply, parse_events
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
 BLINK_PERIOD = 0.4
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
+#: recogniser events after which the game others see has changed (broadcast hook)
+GAME_CHANGES = frozenset({"move", "outcome", "takeback", "new-game"})
 
 
 def rebuild(record: JournalGame) -> Game:
@@ -66,6 +68,12 @@ class Session:
         self.draw = draw
         self.quit = False
         self._frame_key: tuple[object, ...] | None = None
+        # -- broadcast hook (host/broadcast): called with the session after every change
+        # of the game (move, takeback, new game, result); `game_tags` (players, event,
+        # round from the club's pairings) go into the saved PDN. The runtime's update
+        # bus is meant to replace `change_listeners`.
+        self.change_listeners: list[Callable[[Session], None]] = []
+        self.game_tags: dict[str, str] = {}
         record = self.journal.read() if resume else None
         if record is not None and not record.finished:
             game = rebuild(record)
@@ -137,6 +145,12 @@ class Session:
     # -- events ------------------------------------------------------------------
 
     def _handle(self, events: list[Event]) -> None:
+        self._handle_events(events)
+        if self.change_listeners and any(e.kind in GAME_CHANGES for e in events):
+            for listener in list(self.change_listeners):
+                listener(self)
+
+    def _handle_events(self, events: list[Event]) -> None:
         for event in events:
             d = event.data
             if event.kind == "move":
@@ -189,6 +203,7 @@ class Session:
             "Event": "draughtsboard",
             "Site": "draughtsboard",
             "Date": record.started[:10].replace("-", "."),
+            **self.game_tags,
         }
         text = write_game(variant, tags, moves, result, start_fen)
         stem = record.started.replace(":", "").replace("-", "") or "game"

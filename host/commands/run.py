@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from engine import get_variant
@@ -20,6 +22,9 @@ from host.errors import UserError
 from host.session import Session, run_board, run_stream
 from host.speech import Speaker
 from host.squares import SquareMap
+
+#: seconds a board waits at exit for the broker to acknowledge what it published
+FLUSH_AT_EXIT = 10.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -40,6 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--no-speech", action="store_true", help="console only")
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
+    broadcast = parser.add_argument_group(
+        "broadcast", "publish the game to a club's MQTT broker (docs/broadcast.md)"
+    )
+    broadcast.add_argument("--broker", help="mqtt://host:1883 or mqtts://host:8883")
+    broadcast.add_argument("--board-id", help="this board's name on the broker")
+    broadcast.add_argument("--broker-username", help="user name (default: the board id)")
+    broadcast.add_argument("--broker-password-file", help="file holding the broker password")
+    broadcast.add_argument("--broker-ca-file", help="CA certificate for mqtts://")
     parser.set_defaults(func=run)
 
 
@@ -51,6 +64,7 @@ def settings(args: argparse.Namespace) -> Config:
         if args.variant.lower() not in VARIANTS:
             names = ", ".join(VARIANTS)
             raise UserError(f"unknown variant {args.variant!r}; choose one of {names}")
+    config = _broadcast_settings(config, args)
     return config.with_overrides(
         variant=args.variant.lower() if args.variant else None,
         language=args.language,
@@ -63,6 +77,47 @@ def settings(args: argparse.Namespace) -> Config:
     )
 
 
+def _broadcast_settings(config: Config, args: argparse.Namespace) -> Config:
+    """The `[broadcast]` table with the flags applied; flags alone can configure it."""
+    from host.config import BroadcastConfig, check_board_id, check_broker_url
+
+    flags = {
+        "broker": args.broker,
+        "board_id": args.board_id,
+        "username": args.broker_username,
+        "password_file": Path(args.broker_password_file) if args.broker_password_file else None,
+        "ca_file": Path(args.broker_ca_file) if args.broker_ca_file else None,
+    }
+    current = config.broadcast
+    if current is None:
+        if all(value is None for value in flags.values()):
+            return config
+        if args.broker is None or args.board_id is None:
+            raise UserError("broadcasting needs both --broker and --board-id (or [broadcast])")
+        current = BroadcastConfig(broker=args.broker, board_id=args.board_id)
+    current = current.with_overrides(**flags)
+    check_broker_url(current.broker)
+    check_board_id(current.board_id)
+    if current.username is None and current.password_file is not None:
+        current = current.with_overrides(username=current.board_id)
+    return replace(config, broadcast=current)
+
+
+@contextlib.contextmanager
+def _broadcasting(session: Session, config: Config) -> Iterator[None]:
+    """Publish the session's games while the block runs (nothing at all without a broker)."""
+    if config.broadcast is None:
+        yield
+        return
+    from host.broadcast.board import attach
+
+    publisher = attach(session, config.broadcast)
+    try:
+        yield
+    finally:
+        publisher.close(timeout=FLUSH_AT_EXIT)
+
+
 def run(args: argparse.Namespace) -> int:
     config = settings(args)
     announcer = Announcer(config.language)
@@ -71,15 +126,16 @@ def run(args: argparse.Namespace) -> int:
         announcer.subscribe(speech_listener(Speaker(config.language)))
     if args.events is not None:
         session = Session(config, announcer, resume=not args.new)
-        if args.events == "-":
-            run_stream(session, sys.stdin)
-        else:
-            try:
-                handle = open(args.events, encoding="utf-8")  # noqa: SIM115
-            except OSError as error:
-                raise UserError(f"cannot read {args.events}: {error.strerror}") from None
-            with handle:
-                run_stream(session, handle)
+        with _broadcasting(session, config):
+            if args.events == "-":
+                run_stream(session, sys.stdin)
+            else:
+                try:
+                    handle = open(args.events, encoding="utf-8")  # noqa: SIM115
+                except OSError as error:
+                    raise UserError(f"cannot read {args.events}: {error.strerror}") from None
+                with handle:
+                    run_stream(session, handle)
         return 0
     return _live(config, announcer, args)
 
@@ -110,6 +166,6 @@ def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int
             occupied=squares.occupied(first.occupied),
         )
         board.on_event(lambda event: session.board_event(event.kind))
-        with contextlib.suppress(KeyboardInterrupt):
+        with _broadcasting(session, config), contextlib.suppress(KeyboardInterrupt):
             run_board(session, board, squares)
     return 0

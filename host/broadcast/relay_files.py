@@ -1,0 +1,220 @@
+"""The relay's files: per round, `games.pdn` in fixed board order and one file per game.
+
+Layout under the output folder:
+
+    round-3/games.pdn       every game of round 3, board 1 first (lidraughts polls this)
+    round-3/board-07.pdn    one game
+    round-3/round.json      what the relay knows of the round, to carry on after a restart
+    unpaired/...            games on boards that have no pairing
+
+Why fixed order, with a placeholder for a board that has not started:
+lidraughts matches the games of a multi-game source to its chapters by
+position in the file, so a game must never move (a board joining late would
+otherwise shift every game after it). Every file is written to a temporary
+name, fsync'd and renamed, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from engine import get_variant
+from engine.pdn_write import write_game
+from host.broadcast.relay_games import GameView, replay
+
+UNPAIRED = "unpaired"
+
+
+def round_folder(round_name: str | None) -> str:
+    """A safe folder name for a round (`3` -> `round-3`)."""
+    if not round_name:
+        return UNPAIRED
+    return "round-" + re.sub(r"[^A-Za-z0-9._-]", "_", round_name)
+
+
+def write_atomic(path: Path, text: str) -> bool:
+    """Replace `path` with `text` unless it already holds exactly that; True if written."""
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    return True
+
+
+@dataclass
+class Pairing:
+    board: int
+    board_id: str
+    white: str | None
+    black: str | None
+
+
+@dataclass
+class RoundRecord:
+    """One round: its pairings (from the organiser) and the latest game seen per board."""
+
+    name: str | None
+    event: str | None = None
+    pairings: dict[int, Pairing] = field(default_factory=dict)
+    games: dict[str, GameView] = field(default_factory=dict)  # key: board number or board id
+
+    def ordered(self) -> list[tuple[str, Pairing | None, GameView | None]]:
+        """(key, pairing, game) in board order: paired boards by number, then the rest."""
+        keys: dict[str, Pairing | None] = {str(n): p for n, p in sorted(self.pairings.items())}
+        extra = sorted(
+            (k for k in self.games if k not in keys),
+            key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k),
+        )
+        return [(k, keys.get(k), self.games.get(k)) for k in [*keys, *extra]]
+
+
+def game_key(view: GameView) -> str:
+    return str(view.board) if view.board is not None else view.board_id
+
+
+def pdn_of(round_record: RoundRecord, pairing: Pairing | None, view: GameView | None,
+           key: str, variant_name: str) -> str:
+    """One game's PDN: players and Round `r.b` from the pairing, else from the board."""
+    number = pairing.board if pairing else (view.board if view else None)
+    round_tag = f"{round_record.name}.{number}" if round_record.name and number else "?"
+    white = (pairing.white if pairing else None) or (view.white if view else None)
+    black = (pairing.black if pairing else None) or (view.black if view else None)
+    tags = {
+        "Event": (view.event if view and view.event else None) or round_record.event or "?",
+        "Site": "?",
+        "Date": view.date if view else "????.??.??",
+        "Round": round_tag,
+        "White": white or "?",
+        "Black": black or "?",
+    }
+    if view is None:  # a paired board with no game yet: its place is kept
+        variant = get_variant(variant_name)
+        return write_game(variant, tags, [], "*")
+    variant = get_variant(view.variant)
+    start = None if view.start_fen == variant.initial_position().fen() else view.start_fen
+    return write_game(variant, tags, view.moves, view.result or "*", start)
+
+
+class RoundWriter:
+    """Keeps every round seen and writes its files when they change."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = Path(out_dir)
+        self.rounds: dict[str | None, RoundRecord] = {}
+        self._pdn_cache: dict[tuple[Any, ...], str] = {}
+        self.load()
+
+    def round(self, name: str | None) -> RoundRecord:
+        return self.rounds.setdefault(name, RoundRecord(name))
+
+    def set_pairings(self, name: str, event: str | None, pairings: list[Pairing]) -> None:
+        record = self.round(name)
+        record.event = event
+        record.pairings = {p.board: p for p in pairings}
+
+    def file_game(self, view: GameView,
+                  current_round: RoundRecord | None) -> tuple[str | None, GameView]:
+        """Put `view` in its round (its own tag, else the current round's pairing for its
+        board id, else unpaired); returns the round's name and the game as filed."""
+        name = view.round
+        if name is None and current_round is not None:
+            for pairing in current_round.pairings.values():
+                if pairing.board_id == view.board_id:
+                    name = current_round.name
+                    view = _with_board(view, pairing.board)
+                    break
+        record = self.round(name)
+        record.games[game_key(view)] = view
+        return name, view
+
+    def write(self, name: str | None, default_variant: str = "brazilian") -> list[Path]:
+        """Write the round's files (only those whose text changed); the paths written."""
+        record = self.round(name)
+        folder = self.out_dir / round_folder(name)
+        written: list[Path] = []
+        texts: list[str] = []
+        variants = {v.variant for v in record.games.values()}
+        variant_name = next(iter(variants)) if len(variants) == 1 else default_variant
+        for key, pairing, view in record.ordered():
+            cache_key = (name, key, pairing and (pairing.white, pairing.black), view,
+                         variant_name)
+            text = self._pdn_cache.get(cache_key)
+            if text is None:
+                text = pdn_of(record, pairing, view, key, variant_name)
+                self._pdn_cache = {k: v for k, v in self._pdn_cache.items()
+                                   if k[:2] != (name, key)}
+                self._pdn_cache[cache_key] = text
+            texts.append(text)
+            stem = f"board-{int(key):02d}" if key.isdigit() else f"board-{key}"
+            if write_atomic(folder / f"{stem}.pdn", text):
+                written.append(folder / f"{stem}.pdn")
+        if write_atomic(folder / "games.pdn", "".join(texts)):
+            written.append(folder / "games.pdn")
+        write_atomic(folder / "round.json", json.dumps(_round_json(record), indent=1))
+        return written
+
+    def games_pdn(self, name: str | None) -> str:
+        path = self.out_dir / round_folder(name) / "games.pdn"
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            return ""
+
+    # -- carrying on after a restart ----------------------------------------------------
+
+    def load(self) -> None:
+        """Read back every `round.json` (a restarted relay keeps earlier rounds whole)."""
+        if not self.out_dir.is_dir():
+            return
+        for path in sorted(self.out_dir.glob("*/round.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                record = self.round(data.get("name"))
+                record.event = data.get("event")
+                for p in data.get("pairings", []):
+                    record.pairings[int(p["board"])] = Pairing(
+                        int(p["board"]), p["board_id"], p.get("white"), p.get("black"))
+                for key, game in data.get("games", {}).items():
+                    record.games[key] = _view_from_json(game)
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                print(f"relay: cannot read {path}: {error}; that round starts afresh")
+
+
+def _with_board(view: GameView, board: int) -> GameView:
+    return replace(view, board=board)
+
+
+def _round_json(record: RoundRecord) -> dict[str, Any]:
+    return {
+        "name": record.name,
+        "event": record.event,
+        "pairings": [vars(p) for _, p in sorted(record.pairings.items())],
+        "games": {key: view.to_json(with_diagram=False) for key, view in record.games.items()},
+    }
+
+
+def _view_from_json(data: dict[str, Any]) -> GameView:
+    variant = get_variant(data["variant"])
+    game = replay(variant, data["start_fen"], data["moves"])
+    return GameView(
+        board_id=data["board_id"], game=data["game"], variant=variant.name,
+        start_fen=data["start_fen"], moves=tuple(game.moves), move_texts=tuple(data["moves"]),
+        fen=game.fen(), white=data.get("white"), black=data.get("black"),
+        event=data.get("event"), round=data.get("round"), board=data.get("board"),
+        result=data.get("result"), reason=data.get("reason"), online=False,
+        ts=float(data.get("ts") or 0.0),
+    )

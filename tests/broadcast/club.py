@@ -1,0 +1,82 @@
+"""Recorded games for a simulated club evening, made from the shared corpus.
+
+Each corpus game (from the initial position, legal throughout) becomes the
+sensor events real hands would produce (`tests/host/humanise.py`), ending with
+the typed command that finishes it like the real game ended: `draw` for a
+draw, `resign` when the loser is the side to move. Used by the broadcast
+tests and by `make bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import Game, Move, Variant, get_variant
+from engine.pdn import read_games
+from engine.pdn_replay import DECISIVE, DRAWS, replay_game
+from host.journal import result_text
+from tests.host.humanise import humanise
+from tests.paths import CORPUS
+
+#: corpus files and the variant their games are replayed in
+SOURCES = (("wk2003.pdn", "international"), ("ussr1947.pdn", "russian"),
+           ("DUTCH96H.pdn", "international"))
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    variant: Variant
+    moves: tuple[Move, ...]
+    texts: tuple[str, ...]
+    result: str  # what the board will record ("*" if the game cannot be ended on it)
+    events: tuple[str, ...]  # JSON lines for `run --events`
+
+    def write(self, path: Path) -> Path:
+        path.write_text("\n".join(self.events) + "\n", encoding="utf-8")
+        return path
+
+
+def _ending(variant: Variant, game: Game, claimed: str | None) -> tuple[str | None, str]:
+    """The command that ends the game as the file says, and the result the board records."""
+    if claimed in DRAWS:
+        return "draw", result_text(None, variant.name)
+    winner = DECISIVE.get(claimed or "")
+    if winner is not None and game.position.turn != winner:  # the loser is to move
+        return "resign", result_text(winner, variant.name)
+    return None, "*"
+
+
+def corpus_games(count: int, *, max_plies: int = 60, seed: int = 7) -> list[RecordedGame]:
+    """`count` recorded games (fewer only if the corpus runs out), cut at `max_plies`."""
+    rng = random.Random(seed)
+    out: list[RecordedGame] = []
+    for name, variant_name in SOURCES:
+        variant = get_variant(variant_name)
+        for pdn in read_games((CORPUS / name).read_bytes()):
+            if len(out) == count:
+                return out
+            if pdn.tag("FEN"):
+                continue
+            replayed = replay_game(pdn, variant)
+            if not replayed.legal or not replayed.moves:
+                continue
+            moves = replayed.moves[:max_plies]
+            game = Game(variant)
+            texts = []
+            for move in moves:
+                texts.append(game.position.move_text(move))
+                game.push(move)
+            if game.outcome() is not None:
+                continue  # ended by the rules mid-way: keep the sample simple
+            claimed = pdn.result_tag() if len(moves) == len(replayed.moves) else None
+            command, result = _ending(variant, game, claimed)
+            events, _ = humanise(variant, list(moves), rng)
+            lines = [json.dumps(e) for e in events]
+            if command is not None:
+                last = int(events[-1]["t"]) if events else 0
+                lines.append(json.dumps({"t": last + 1500, "command": command}))
+            out.append(RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines)))
+    return out
