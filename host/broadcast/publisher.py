@@ -69,6 +69,7 @@ class Publisher:
         self._client: Any = None
         self._worker: threading.Thread | None = None
         self._closing = False
+        self._was_connected = False
 
     # -- the entry point --------------------------------------------------------------
 
@@ -143,8 +144,9 @@ class Publisher:
         if not self._connected.is_set():
             self.log(f"connected to {self.settings.url} as board {self.board_id}")
         self._connected.set()
-        # A broker restarted without its retained messages must still show this game.
-        self._queue.put(("reconnected", None))
+        if self._was_connected:  # a broker restarted without its retained messages
+            self._queue.put(("reconnected", None))  # must still show this game
+        self._was_connected = True
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any,
                        _props: Any) -> None:

@@ -80,3 +80,25 @@ def corpus_games(count: int, *, max_plies: int = 60, seed: int = 7) -> list[Reco
                 lines.append(json.dumps({"t": last + 1500, "command": command}))
             out.append(RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines)))
     return out
+
+
+def quiet_events(moves: list[Move] | tuple[Move, ...], t0: int = 500,
+                 gap: int = 1000) -> list[str]:
+    """Clean hands: lift the piece, put it on its destination, lift each captured piece."""
+    lines: list[str] = []
+    t = t0
+    for move in moves:
+        for kind, square in (("lift", move.origin), ("place", move.destination),
+                             *(("lift", c) for c in sorted(move.captures))):
+            lines.append(json.dumps({"t": t, kind: square}))
+            t += 300
+        t += gap
+    return lines
+
+
+def command(t: int, word: str) -> str:
+    return json.dumps({"t": t, "command": word})
+
+
+def last_t(lines: list[str]) -> int:
+    return max(int(json.loads(line)["t"]) for line in lines) if lines else 0
