@@ -70,6 +70,7 @@ class Publisher:
         self._worker: threading.Thread | None = None
         self._closing = False
         self._was_connected = False
+        self._ready = threading.Event()
 
     # -- the entry point --------------------------------------------------------------
 
@@ -87,6 +88,7 @@ class Publisher:
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         self._client = client
         self._worker = threading.Thread(target=self._work, name="broadcast", daemon=True)
         self._worker.start()
@@ -94,6 +96,11 @@ class Publisher:
             self._queue.put(("entry", entry))
         start(client, self.settings)
         return self
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait until connected and the retained assignment (if any) is applied.
+        A recorded replay calls this so its whole game goes out with the players' names."""
+        return self._ready.wait(timeout)
 
     def flush(self, timeout: float) -> bool:
         """Wait until every message so far is acknowledged (True) or `timeout` passes."""
@@ -154,6 +161,13 @@ class Publisher:
             self.log(f"lost the broker ({reason}); moves are kept and sent when it is back")
         self._connected.clear()
 
+    def _on_subscribe(self, *_args: Any) -> None:
+        # mosquitto sends a retained message right after granting the subscription; a
+        # moment later the worker has surely queued it, and "ready" comes after it.
+        timer = threading.Timer(0.3, self._queue.put, args=(("ready", None),))
+        timer.daemon = True
+        timer.start()
+
     def _on_publish(self, _client: Any, _userdata: Any, mid: int, _reason: Any,
                     _props: Any) -> None:
         self._queue.put(("acked", mid))
@@ -188,6 +202,8 @@ class Publisher:
                     self._assign(item)
                 elif kind == "mark":
                     item.set()
+                elif kind == "ready":
+                    self._ready.set()
                 elif kind == "reconnected" and self._last is not None:
                     self._publish_state(self._last)
             except Exception as error:  # never let one bad change stop the publisher

@@ -25,6 +25,8 @@ from host.squares import SquareMap
 
 #: seconds a board waits at exit for the broker to acknowledge what it published
 FLUSH_AT_EXIT = 10.0
+#: seconds a recorded replay waits for the broker before it starts
+READY_WAIT = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -104,14 +106,19 @@ def _broadcast_settings(config: Config, args: argparse.Namespace) -> Config:
 
 
 @contextlib.contextmanager
-def _broadcasting(session: Session, config: Config) -> Iterator[None]:
-    """Publish the session's games while the block runs (nothing at all without a broker)."""
+def _broadcasting(session: Session, config: Config, *, replay: bool = False) -> Iterator[None]:
+    """Publish the session's games while the block runs (nothing at all without a broker).
+    A recorded replay first waits briefly for the broker and the board's assignment, so
+    its game goes out whole and with the players' names."""
     if config.broadcast is None:
         yield
         return
     from host.broadcast.board import attach
 
     publisher = attach(session, config.broadcast)
+    if replay and not publisher.wait_ready(READY_WAIT):
+        print(f"broadcast: no broker after {READY_WAIT:.0f} s; replaying anyway "
+              "(moves are kept in the outbox)", file=sys.stderr)
     try:
         yield
     finally:
@@ -126,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         announcer.subscribe(speech_listener(Speaker(config.language)))
     if args.events is not None:
         session = Session(config, announcer, resume=not args.new)
-        with _broadcasting(session, config):
+        with _broadcasting(session, config, replay=True):
             if args.events == "-":
                 run_stream(session, sys.stdin)
             else:

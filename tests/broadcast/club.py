@@ -49,37 +49,49 @@ def _ending(variant: Variant, game: Game, claimed: str | None) -> tuple[str | No
     return None, "*"
 
 
-def corpus_games(count: int, *, max_plies: int = 60, seed: int = 7) -> list[RecordedGame]:
-    """`count` recorded games (fewer only if the corpus runs out), cut at `max_plies`."""
+def corpus_games(count: int, *, max_plies: int = 300, seed: int = 7) -> list[RecordedGame]:
+    """`count` recorded games, taken in turn from each source (so a club mixes variants),
+    cut at `max_plies`; fewer only if the corpus runs out."""
     rng = random.Random(seed)
+    feeds = [_source_games(name, get_variant(variant)) for name, variant in SOURCES]
     out: list[RecordedGame] = []
-    for name, variant_name in SOURCES:
-        variant = get_variant(variant_name)
-        for pdn in read_games((CORPUS / name).read_bytes()):
+    while feeds and len(out) < count:
+        for feed in list(feeds):
+            item = next(feed, None)
+            if item is None:
+                feeds.remove(feed)
+                continue
+            variant, moves, claimed = item
+            out.append(_record(variant, moves[:max_plies],
+                               claimed if len(moves) <= max_plies else None, rng))
             if len(out) == count:
-                return out
-            if pdn.tag("FEN"):
-                continue
-            replayed = replay_game(pdn, variant)
-            if not replayed.legal or not replayed.moves:
-                continue
-            moves = replayed.moves[:max_plies]
-            game = Game(variant)
-            texts = []
-            for move in moves:
-                texts.append(game.position.move_text(move))
-                game.push(move)
-            if game.outcome() is not None:
-                continue  # ended by the rules mid-way: keep the sample simple
-            claimed = pdn.result_tag() if len(moves) == len(replayed.moves) else None
-            command, result = _ending(variant, game, claimed)
-            events, _ = humanise(variant, list(moves), rng)
-            lines = [json.dumps(e) for e in events]
-            if command is not None:
-                last = int(events[-1]["t"]) if events else 0
-                lines.append(json.dumps({"t": last + 1500, "command": command}))
-            out.append(RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines)))
+                break
     return out
+
+
+def _source_games(name: str, variant: Variant):  # type: ignore[no-untyped-def]
+    """(variant, moves, claimed result) of each usable game of one corpus file."""
+    initial = variant.initial_position().fen()
+    for pdn in read_games((CORPUS / name).read_bytes()):
+        replayed = replay_game(pdn, variant)
+        if (replayed.legal and replayed.moves and replayed.outcome_ply is None
+                and replayed.start_fen == initial):
+            yield variant, list(replayed.moves), pdn.result_tag()
+
+
+def _record(variant: Variant, moves: list[Move], claimed: str | None,
+            rng: random.Random) -> RecordedGame:
+    game = Game(variant)
+    texts = []
+    for move in moves:
+        texts.append(game.position.move_text(move))
+        game.push(move)
+    command, result = _ending(variant, game, claimed)
+    events, _ = humanise(variant, moves, rng)
+    lines = [json.dumps(e) for e in events]
+    if command is not None:
+        lines.append(json.dumps({"t": int(events[-1]["t"]) + 1500, "command": command}))
+    return RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines))
 
 
 def quiet_events(moves: list[Move] | tuple[Move, ...], t0: int = 500,
