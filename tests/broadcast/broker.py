@@ -30,9 +30,11 @@ class Broker:
     def __init__(self, folder: Path, board_ids: tuple[str, ...]) -> None:
         self.folder = folder
         self.port = free_port()
+        self.websockets = free_port()
         run_as = "root" if os.geteuid() == 0 else None
         self.plan = BrokerPlan(board_ids=board_ids, port=self.port, bind="127.0.0.1",
-                               run_as=run_as, public_host="127.0.0.1")
+                               websockets=self.websockets, run_as=run_as,
+                               public_host="127.0.0.1")
         generate(self.plan, folder)
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "mosquitto.log"

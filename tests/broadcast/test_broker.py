@@ -89,6 +89,31 @@ def test_spectators_read_only_the_public_topics_and_write_nothing(broker: Broker
         w.close()
 
 
+def test_spectators_over_websockets_read_the_public_topics(broker: Broker) -> None:
+    """What a spectator's browser does: MQTT over WebSockets, anonymous."""
+    import paho.mqtt.client as paho
+
+    relay = Watcher(broker.settings("relay"))
+    relay.publish(f"{topics.PUBLIC}/round/1/pdn", b"[Event \"live\"]", retain=True)
+    b1 = Watcher(broker.settings("b1"))
+    b1.publish(STATE_B1, b'{"private": true}', retain=True)
+    got: list[tuple[str, bytes]] = []
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, transport="websockets")
+    client.on_connect = lambda c, *_a: c.subscribe(f"{topics.ROOT}/#", qos=1)
+    client.on_message = lambda _c, _u, m: got.append((m.topic, bytes(m.payload)))
+    client.connect("127.0.0.1", broker.websockets)
+    client.loop_start()
+    try:
+        wait_until(lambda: got, what="the public file over websockets")
+        time.sleep(0.3)
+        assert got == [(f"{topics.PUBLIC}/round/1/pdn", b'[Event "live"]')]
+    finally:
+        client.disconnect()
+        client.loop_stop()
+        relay.close()
+        b1.close()
+
+
 def test_a_wrong_password_is_refused(broker: Broker, tmp_path: Path) -> None:
     wrong = tmp_path / "wrong"
     wrong.write_text("not-the-password\n")
