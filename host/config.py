@@ -157,15 +157,20 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         changes["brightness"] = float(value)
     for key in ("games_dir", "journal"):
         if key in data:
-            if not isinstance(data[key], str) or not data[key]:
-                raise UserError(f"config: {key} must be a path, not {data[key]!r}")
-            path = Path(data[key]).expanduser()
-            if not path.is_absolute() and base_dir is not None:
-                path = base_dir / path
-            changes[key] = path
+            changes[key] = _path(key, data[key], base_dir)
     if "broadcast" in data:
         changes["broadcast"] = parse_broadcast(data["broadcast"], base_dir)
     return replace(cfg, **changes)
+
+
+def _path(key: str, value: Any, base_dir: Path | None) -> Path:
+    """A path setting: `~` expanded, relative paths taken from the config file's folder."""
+    if not isinstance(value, str) or not value:
+        raise UserError(f"config: {key} must be a path, not {value!r}")
+    path = Path(value).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return path
 
 
 def load_config(path: Path | str | None = None) -> Config:
@@ -267,12 +272,7 @@ def parse_broadcast(table: Any, base_dir: Path | None = None) -> BroadcastConfig
         raise UserError(f"config: broadcast.{error}") from None
     for key in ("password_file", "ca_file", "outbox"):
         if key in table:
-            if not isinstance(table[key], str) or not table[key]:
-                raise UserError(f"config: broadcast.{key} must be a path, not {table[key]!r}")
-            path = Path(table[key]).expanduser()
-            if not path.is_absolute() and base_dir is not None:
-                path = base_dir / path
-            values[key] = path
+            values[key] = _path(f"broadcast.{key}", table[key], base_dir)
     if "keepalive" in table:
         value = table["keepalive"]
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 600:

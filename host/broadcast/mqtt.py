@@ -13,7 +13,6 @@ paho is imported here only, and only when a broker is configured.
 
 from __future__ import annotations
 
-import ssl
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +79,8 @@ def make_client(settings: BrokerSettings, client_id: str | None = None) -> Any:
     if settings.username:
         client.username_pw_set(settings.username, settings.secret())
     if scheme == "mqtts":
+        import ssl
+
         if settings.ca_file is not None and not settings.ca_file.is_file():
             raise UserError(f"broker CA file {settings.ca_file} does not exist")
         ca = str(settings.ca_file) if settings.ca_file else None

@@ -9,6 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
+from host.commands._broker_args import add_broker_arguments, settings_from_arguments
 from host.errors import UserError
 
 
@@ -20,12 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "so boards and the relay carry the players' names and the board order.",
     )
     parser.add_argument("file", help="CSV: board number, board id, white, black")
-    parser.add_argument("--broker", help="mqtt://host:1883 or mqtts://host:8883")
+    add_broker_arguments(parser, "organiser")
     parser.add_argument("--round", dest="round_name", help="round name or number")
     parser.add_argument("--event", help="event name")
-    parser.add_argument("--username", help="broker user (default: organiser)")
-    parser.add_argument("--password-file", help="file holding the broker password")
-    parser.add_argument("--ca-file", help="CA certificate for mqtts://")
     parser.add_argument("--dry-run", action="store_true",
                         help="check the file and print what would be published")
     parser.set_defaults(func=run)
@@ -45,19 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(json.dumps(pairing.round_message(), ensure_ascii=False, indent=1))
         return 0
-    if not args.broker:
-        raise UserError("--broker is required (or use --dry-run)")
-    from host.broadcast.mqtt import BrokerSettings
-
-    password_file = Path(args.password_file) if args.password_file else None
-    settings = BrokerSettings(
-        url=args.broker,
-        username=args.username or ("organiser" if password_file else None),
-        password_file=password_file,
-        ca_file=Path(args.ca_file) if args.ca_file else None,
-    )
-    settings.address()
-    cleared = publish_round(settings, pairing)
+    cleared = publish_round(settings_from_arguments(args, "organiser"), pairing)
     print(f"round {pairing.name}: {len(pairing.boards)} boards paired"
           + (f"; cleared {', '.join(cleared)}" if cleared else ""))
     return 0

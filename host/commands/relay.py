@@ -11,6 +11,7 @@ import signal
 import threading
 from pathlib import Path
 
+from host.commands._broker_args import add_broker_arguments, settings_from_arguments
 from host.errors import UserError
 
 
@@ -21,20 +22,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Subscribe to every board on the broker and write, per round, games.pdn "
         "(fixed board order) and one file per game. With --listen, serve a spectator page.",
     )
-    parser.add_argument("--broker", required=True, help="mqtt://host:1883 or mqtts://host:8883")
+    add_broker_arguments(parser, "relay")
     parser.add_argument("--out", required=True, help="folder for the round files")
     parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                         help="show games this many seconds late (anti-cheating)")
     parser.add_argument("--listen", metavar="HOST:PORT", help="serve the spectator page here")
-    parser.add_argument("--username", default=None, help="broker user (default: relay)")
-    parser.add_argument("--password-file", help="file holding the broker password")
-    parser.add_argument("--ca-file", help="CA certificate for mqtts://")
     parser.add_argument("--trace", help=argparse.SUPPRESS)  # bench: one line per game written
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from host.broadcast.mqtt import BrokerSettings
     from host.broadcast.relay import Relay
     from host.broadcast.spectators import SpectatorServer, parse_listen
 
@@ -46,15 +43,7 @@ def run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"cannot create {out}: {error.strerror}") from None
-    password_file = Path(args.password_file) if args.password_file else None
-    settings = BrokerSettings(
-        url=args.broker,
-        username=args.username or ("relay" if password_file else None),
-        password_file=password_file,
-        ca_file=Path(args.ca_file) if args.ca_file else None,
-    )
-    settings.address()  # a bad URL is a one-line error before anything starts
-    settings.secret()
+    settings = settings_from_arguments(args, "relay")
     relay = Relay(settings, out, delay=args.delay, trace=Path(args.trace) if args.trace else None)
     server = SpectatorServer(relay, out, *listen) if listen else None
     stop = threading.Event()
