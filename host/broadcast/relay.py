@@ -162,12 +162,13 @@ class Relay:
                     changed.append(filed)
             for name in dirty:
                 self.writer.write(name)
+        received = {view.board_id: self._arrival(view) for view in changed}
         self.boards.forget_before(visible_at)
         written = time.time()
         for name in dirty:
             self._announce_round(name)
         for view in changed:
-            self._announce_game(view, written)
+            self._announce_game(view, written, received[view.board_id])
 
     def _announce_round(self, name: str | None) -> None:
         if name is None:
@@ -178,7 +179,15 @@ class Relay:
         for listener in list(self.listeners):
             listener("round", {"round": name})
 
-    def _announce_game(self, view: GameView, written: float) -> None:
+    def _arrival(self, view: GameView) -> float:
+        """Wall-clock time the message that made `view` arrived (for the trace)."""
+        feed = self.boards.feeds.get(view.board_id)
+        for arrived, version in reversed(feed.history if feed else []):
+            if version.game == view.game and version.moves == view.moves:
+                return time.time() - (time.monotonic() - arrived)
+        return time.time()
+
+    def _announce_game(self, view: GameView, written: float, received: float) -> None:
         data = view.to_json()
         record = self._record_of(view)
         if record is not None and record.name is not None and self._client is not None:
@@ -189,7 +198,8 @@ class Relay:
             listener("game", data)
         if self._trace is not None:
             self._trace.write(json.dumps({"board_id": view.board_id, "ply": len(view.moves),
-                                          "ts": view.ts, "written": written}) + "\n")
+                                          "ts": view.ts, "received": received,
+                                          "written": written}) + "\n")
             self._trace.flush()
 
     def _record_of(self, view: GameView) -> RoundRecord | None:
