@@ -12,7 +12,7 @@ import pytest
 
 from tests.broadcast.broker import Broker
 from tests.paths import REPO
-from tests.tools import need
+from tests.tools import need, required
 
 BOARDS = ("b1", "b2", "b3", "b4")
 
@@ -20,7 +20,12 @@ BOARDS = ("b1", "b2", "b3", "b4")
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
     need("mosquitto", "mosquitto")
-    pytest.importorskip("paho.mqtt.client")
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ModuleNotFoundError:
+        if required("mosquitto"):
+            pytest.fail("paho-mqtt is not installed (pip install -e '.[dev]')")
+        pytest.skip("paho-mqtt is not installed")
     running = Broker(tmp_path / "broker", BOARDS)
     running.start()
     try:
