@@ -77,6 +77,8 @@ class Relay:
         self._queue.put(None)
         if self._thread is not None:
             self._thread.join(timeout=5)
+        with self._lock:
+            self.writer.save_all()
         if self._client is not None:
             self._client.disconnect()
             self._client.loop_stop()
@@ -161,7 +163,7 @@ class Relay:
                     dirty.add(name)
                     changed.append(filed)
             for name in dirty:
-                self.writer.write(name)
+                self.writer.write(name, now=time.monotonic())
         received = {view.board_id: self._arrival(view) for view in changed}
         self.boards.forget_before(visible_at)
         written = time.time()

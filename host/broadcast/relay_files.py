@@ -28,6 +28,8 @@ from engine.pdn_write import write_game
 from host.broadcast.relay_games import GameView, replay
 
 UNPAIRED = "unpaired"
+#: seconds between saves of a round's state (round.json) while games change
+STATE_EVERY = 5.0
 
 
 def round_folder(round_name: str | None) -> str:
@@ -37,22 +39,18 @@ def round_folder(round_name: str | None) -> str:
     return "round-" + re.sub(r"[^A-Za-z0-9._-]", "_", round_name)
 
 
-def write_atomic(path: Path, text: str) -> bool:
-    """Replace `path` with `text` unless it already holds exactly that; True if written."""
-    data = text.encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
+def write_atomic(path: Path, text: str, *, durable: bool = False) -> None:
+    """Replace `path` with `text` through a temporary file and a rename, so a reader
+    sees the old file or the new one, never half. `durable` also fsyncs (for the
+    relay's own state; the PDN files are rebuilt from the broker after a crash)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+        handle.write(text.encode("utf-8"))
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
     os.replace(tmp, path)
-    return True
 
 
 @dataclass
@@ -112,10 +110,15 @@ def pdn_of(round_record: RoundRecord, pairing: Pairing | None, view: GameView | 
 class RoundWriter:
     """Keeps every round seen and writes its files when they change."""
 
-    def __init__(self, out_dir: Path) -> None:
+    def __init__(self, out_dir: Path, state_every: float = STATE_EVERY) -> None:
         self.out_dir = Path(out_dir)
         self.rounds: dict[str | None, RoundRecord] = {}
-        self._pdn_cache: dict[tuple[Any, ...], str] = {}
+        self.state_every = state_every
+        # (round, key) -> (the view, the pairing's names, variant, its PDN): a game's text
+        # is made again only when its view object changes (views are immutable)
+        self._pdn: dict[tuple[str | None, str], tuple[Any, ...]] = {}
+        self._on_disk: dict[Path, str] = {}  # what this relay last wrote to each file
+        self._state_saved: dict[str | None, float] = {}
         self.load()
 
     def round(self, name: str | None) -> RoundRecord:
@@ -141,8 +144,11 @@ class RoundWriter:
         record.games[game_key(view)] = view
         return name, view
 
-    def write(self, name: str | None, default_variant: str = "brazilian") -> list[Path]:
-        """Write the round's files (only those whose text changed); the paths written."""
+    def write(self, name: str | None, default_variant: str = "brazilian", *,
+              now: float | None = None) -> list[Path]:
+        """Write the round's files whose text changed; the paths written. The round's
+        state (round.json) is saved at most every `state_every` seconds of `now`
+        (and always when `now` is None)."""
         record = self.round(name)
         folder = self.out_dir / round_folder(name)
         written: list[Path] = []
@@ -150,22 +156,47 @@ class RoundWriter:
         variants = {v.variant for v in record.games.values()}
         variant_name = next(iter(variants)) if len(variants) == 1 else default_variant
         for key, pairing, view in record.ordered():
-            cache_key = (name, key, pairing and (pairing.white, pairing.black), view,
-                         variant_name)
-            text = self._pdn_cache.get(cache_key)
-            if text is None:
+            names = (pairing.white, pairing.black) if pairing else None
+            cached = self._pdn.get((name, key))
+            if cached and cached[0] is view and cached[1:3] == (names, variant_name):
+                text = cached[3]
+            else:
                 text = pdn_of(record, pairing, view, key, variant_name)
-                self._pdn_cache = {k: v for k, v in self._pdn_cache.items()
-                                   if k[:2] != (name, key)}
-                self._pdn_cache[cache_key] = text
+                self._pdn[(name, key)] = (view, names, variant_name, text)
             texts.append(text)
             stem = f"board-{int(key):02d}" if key.isdigit() else f"board-{key}"
-            if write_atomic(folder / f"{stem}.pdn", text):
-                written.append(folder / f"{stem}.pdn")
-        if write_atomic(folder / "games.pdn", "".join(texts)):
-            written.append(folder / "games.pdn")
-        write_atomic(folder / "round.json", json.dumps(_round_json(record), indent=1))
+            written += self._replace(folder / f"{stem}.pdn", text)
+        written += self._replace(folder / "games.pdn", "".join(texts))
+        last = self._state_saved.get(name)
+        if now is None or last is None or now - last >= self.state_every:
+            self.save_state(name, now)
         return written
+
+    def save_state(self, name: str | None, now: float | None = None) -> None:
+        """round.json, fsync'd: what a restarted relay carries on from."""
+        record = self.round(name)
+        path = self.out_dir / round_folder(name) / "round.json"
+        write_atomic(path, json.dumps(_round_json(record), indent=1), durable=True)
+        self._state_saved[name] = now if now is not None else 0.0
+
+    def save_all(self) -> None:
+        for name in list(self.rounds):
+            if self.rounds[name].games or self.rounds[name].pairings:
+                self.save_state(name)
+
+    def _replace(self, path: Path, text: str) -> list[Path]:
+        if self._on_disk.get(path) == text:
+            return []
+        if path not in self._on_disk:  # first time in this run: maybe already there
+            try:
+                if path.read_text(encoding="utf-8") == text:
+                    self._on_disk[path] = text
+                    return []
+            except (OSError, UnicodeDecodeError):
+                pass
+        write_atomic(path, text)
+        self._on_disk[path] = text
+        return [path]
 
     def games_pdn(self, name: str | None) -> str:
         path = self.out_dir / round_folder(name) / "games.pdn"
