@@ -62,9 +62,8 @@ def _board_command(folder: Path, broker: Broker | None, board_id: str, variant: 
     config = folder / "config.toml"
     text = f'variant = "{variant}"\nspeech = false\njournal = "j.jsonl"\ngames_dir = "games"\n'
     if broker is not None:
-        text += (f'\n[broadcast]\nbroker = "{broker.url}"\nboard_id = "{board_id}"\n'
-                 f'username = "{board_id}"\n'
-                 f'password_file = "{broker.password_file(board_id)}"\n')
+        text += (f'broker = "{broker.url}"\nboard_id = "{board_id}"\n'
+                 f'broker_password_file = "{broker.password_file(board_id)}"\n')
     config.write_text(text, encoding="utf-8")
     return [sys.executable, "-m", "host.cli", "run", "--config", str(config), "--board", "sim",
             "--new", "--events", "-"]

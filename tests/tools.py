@@ -1,8 +1,9 @@
 """Optional system tools in tests: skip where missing, fail where CI requires them.
 
-`.ci/run` installs the tools with apt and sets `DRAUGHTSBOARD_REQUIRE` (a comma
-list such as `mosquitto,espeak-ng`): a test needing a listed tool then fails
-instead of skipping, so a broken install step can never pass as a skip.
+A developer's machine may have only Python and make; `.ci/run` installs the
+tools with apt and sets `DRAUGHTSBOARD_REQUIRE` (comma-separated program
+names, e.g. `espeak-ng,systemd-analyze`), which turns those skips into
+failures so CI never passes by skipping.
 """
 
 from __future__ import annotations
@@ -13,23 +14,22 @@ import shutil
 import pytest
 
 
-def required(tool: str) -> bool:
-    names = os.environ.get("DRAUGHTSBOARD_REQUIRE", "")
-    return tool in {name.strip() for name in names.split(",")}
+def required() -> set[str]:
+    return {t.strip() for t in os.environ.get("DRAUGHTSBOARD_REQUIRE", "").split(",") if t.strip()}
 
 
-def need(tool: str, *executables: str) -> None:
-    """Skip (or fail, if required) unless every executable is on PATH (or in /usr/sbin)."""
-    missing = [exe for exe in executables or (tool,) if find(exe) is None]
-    if not missing:
-        return
-    message = f"{tool} is not installed (missing {', '.join(missing)})"
-    if required(tool):
-        pytest.fail(f"{message}, but DRAUGHTSBOARD_REQUIRE names it")
-    pytest.skip(message)
-
-
-def find(executable: str) -> str | None:
-    """`shutil.which`, also looking in the sbin folders a non-root PATH may lack."""
+def find(program: str) -> str | None:
+    """`shutil.which`, also looking in the sbin folders a non-root PATH may lack
+    (Debian puts mosquitto in /usr/sbin)."""
     path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin:/usr/local/sbin:/sbin"
-    return shutil.which(executable, path=path)
+    return shutil.which(program, path=path)
+
+
+def need(program: str) -> str:
+    """The program's path; skips the test if it is missing (fails if it is required)."""
+    path = find(program)
+    if path is None:
+        if program in required():
+            pytest.fail(f"{program} is required here (DRAUGHTSBOARD_REQUIRE) but not installed")
+        pytest.skip(f"{program} is not installed")
+    return path

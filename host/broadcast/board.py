@@ -16,7 +16,6 @@ def broker_settings(config: BroadcastConfig) -> BrokerSettings:
     return BrokerSettings(
         url=config.broker,
         username=config.username,
-        password=config.password,
         password_file=config.password_file,
         ca_file=config.ca_file,
         keepalive=config.keepalive,

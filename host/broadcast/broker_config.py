@@ -13,7 +13,8 @@ Passwords are random, kept in `secrets/` (mode 0600) and reused when the
 files are generated again (adding boards does not change the others'), and
 hashed for mosquitto as PBKDF2-SHA512 in its `$7$` format, the one
 `mosquitto_passwd` 2.0 writes, so nothing but Python is needed to generate
-them. Each board gets a ready `boards/<id>.toml` with its `[broadcast]` table.
+them. Each board gets a folder `boards/<id>/` with the lines for its config
+file and its `broker-password` file.
 """
 
 from __future__ import annotations
@@ -139,18 +140,18 @@ def _write_private(path: Path, text: str) -> None:
     os.chmod(path, 0o600)
 
 
-def board_toml(plan: BrokerPlan, board_id: str, password: str) -> str:
+def board_toml(plan: BrokerPlan, board_id: str) -> str:
+    """The board's settings, to add to its config file (next to its `broker-password`)."""
     scheme, port = ("mqtts", plan.tls_port) if plan.tls_port else ("mqtt", plan.port)
     lines = [
-        f"# draughtsboard settings for board {board_id}: add to its config.toml",
-        "[broadcast]",
+        f"# Board {board_id}: add these lines to its config file, and put the file",
+        "# broker-password beside that file (readable by the board's user only).",
         f'broker = "{scheme}://{plan.public_host}:{port}"',
         f'board_id = "{board_id}"',
-        f'username = "{board_id}"',
-        f'password = "{password}"',
+        'broker_password_file = "broker-password"',
     ]
     if plan.tls_port:
-        lines.append('ca_file = "ca.crt"  # the CA that signed the broker\'s certificate')
+        lines.append('broker_ca_file = "ca.crt"  # the CA that signed the broker\'s certificate')
     return "\n".join(lines) + "\n"
 
 
@@ -167,7 +168,9 @@ def generate(plan: BrokerPlan, out_dir: Path) -> list[Path]:
     _write_private(out_dir / "passwd",
                    "".join(f"{user}:{mosquitto_hash(passwords[user])}\n" for user in users))
     for board_id in plan.board_ids:
-        path = out_dir / "boards" / f"{board_id}.toml"
-        _write_private(path, board_toml(plan, board_id, passwords[board_id]))
-        written.append(path)
+        folder = out_dir / "boards" / board_id
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.toml").write_text(board_toml(plan, board_id), encoding="utf-8")
+        _write_private(folder / "broker-password", passwords[board_id] + "\n")
+        written += [folder / "config.toml", folder / "broker-password"]
     return written

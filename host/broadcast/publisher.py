@@ -16,8 +16,8 @@ not started, or has started without one, and never re-tags a finished game.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +30,7 @@ from host.broadcast.outbox import Entry, Outbox
 from host.broadcast.snapshot import GameSnapshot
 
 TagsListener = Callable[[dict[str, str]], None]
+log = logging.getLogger(__name__)
 
 
 def _common_prefix(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
@@ -51,13 +52,11 @@ class Publisher:
         outbox_path: Path,
         *,
         on_tags: TagsListener | None = None,
-        log: Callable[[str], None] | None = None,
     ) -> None:
         self.settings = settings
         self.board_id = board_id
         self.outbox = Outbox(outbox_path)
         self.on_tags = on_tags
-        self.log = log or (lambda text: print(f"broadcast: {text}", file=sys.stderr, flush=True))
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._last: GameSnapshot | None = None
         self._assignment: dict[str, Any] | None = None
@@ -122,7 +121,8 @@ class Publisher:
             return
         flushed = self.flush(timeout)
         if not flushed and self.outbox.pending():
-            self.log(f"{len(self.outbox.pending())} messages kept in the outbox for next time")
+            log.warning("broadcast: %d messages kept in the outbox for next time",
+                        len(self.outbox.pending()))
         if self._connected.is_set():
             info = self._client.publish(topics.board_topic(self.board_id, topics.STATUS),
                                         topics.OFFLINE, qos=1, retain=True)
@@ -142,14 +142,14 @@ class Publisher:
                     _props: Any) -> None:
         problem = connack_problem(reason)
         if problem:
-            self.log(problem)
+            log.warning("broadcast: %s", problem)
             return
         # Before paho re-sends what it holds: status first, then the game in order.
         client.publish(topics.board_topic(self.board_id, topics.STATUS), topics.ONLINE,
                        qos=1, retain=True)
         client.subscribe(topics.board_topic(self.board_id, topics.ASSIGNMENT), qos=1)
         if not self._connected.is_set():
-            self.log(f"connected to {self.settings.url} as board {self.board_id}")
+            log.info("broadcast: connected to %s as board %s", self.settings.url, self.board_id)
         self._connected.set()
         if self._was_connected:  # a broker restarted without its retained messages
             self._queue.put(("reconnected", None))  # must still show this game
@@ -158,7 +158,8 @@ class Publisher:
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any,
                        _props: Any) -> None:
         if self._connected.is_set() and not self._closing:
-            self.log(f"lost the broker ({reason}); moves are kept and sent when it is back")
+            log.warning("broadcast: lost the broker (%s); moves are kept and sent when it is "
+                        "back", reason)
         self._connected.clear()
 
     def _on_subscribe(self, *_args: Any) -> None:
@@ -177,7 +178,7 @@ class Publisher:
             data = topics.check_message(topics.ASSIGNMENT, message.payload)
         except topics.BadMessage as error:
             if message.payload:  # an empty retained message clears the assignment
-                self.log(f"ignored a bad assignment: {error}")
+                log.warning("broadcast: ignored a bad assignment: %s", error)
                 return
             data = None
         self._queue.put(("assignment", data))
@@ -207,7 +208,7 @@ class Publisher:
                 elif kind == "reconnected" and self._last is not None:
                     self._publish_state(self._last)
             except Exception as error:  # never let one bad change stop the publisher
-                self.log(f"could not publish a change: {error}")
+                log.warning("broadcast: could not publish a change: %s", error)
 
     def _send(self, entry: Entry) -> None:
         info = self._client.publish(entry.topic, entry.payload, qos=1, retain=entry.retain)

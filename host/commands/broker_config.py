@@ -17,14 +17,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "broker-config",
         help="generate mosquitto's config, password file and ACL for N boards",
         description="Write mosquitto.conf, passwd, acl, secrets/ (passwords, kept between "
-        "runs) and boards/<id>.toml (each board's [broadcast] settings) into --out.",
+        "runs) and boards/<id>/ (each board's settings and password file) into --out.",
     )
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--boards", type=int, metavar="N", help="boards b1 .. bN")
     which.add_argument("--board-ids", metavar="ID,ID,...", help="the boards' ids")
     parser.add_argument("--out", required=True, help="folder to write into")
     parser.add_argument("--host", default="broker.local",
-                        help="the broker's address as boards reach it (for boards/*.toml)")
+                        help="the broker's address as boards reach it (for boards/<id>/)")
     parser.add_argument("--port", type=int, default=1883, help="MQTT port (default 1883)")
     parser.add_argument("--bind", help="listen on this address only (default: all)")
     parser.add_argument("--websockets", type=int, metavar="PORT",
@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"wrote {len(written)} files to {out} for {len(ids)} boards")
     print(f"start the broker:  mosquitto -c {out.resolve() / 'mosquitto.conf'}")
-    print(f"each board:        copy {out / 'boards'}/<id>.toml into its config.toml")
+    print(f"each board:        copy {out / 'boards'}/<id>/ beside its config file and add "
+          "config.toml's lines to it")
     print(f"relay, organiser:  --password-file {out / 'secrets'}/relay.password "
           "(or organiser.password)")
     return 0

@@ -19,11 +19,11 @@ BOARDS = ("b1", "b2", "b3", "b4")
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    need("mosquitto", "mosquitto")
+    need("mosquitto")
     try:
         import paho.mqtt.client  # noqa: F401
     except ModuleNotFoundError:
-        if required("mosquitto"):
+        if "mosquitto" in required():
             pytest.fail("paho-mqtt is not installed (pip install -e '.[dev]')")
         pytest.skip("paho-mqtt is not installed")
     running = Broker(tmp_path / "broker", BOARDS)
@@ -45,10 +45,10 @@ class BoardProcess:
         config.write_text(
             f'variant = "{variant}"\nspeech = false\n'
             f'journal = "journal.jsonl"\ngames_dir = "games"\n\n'
-            f'[broadcast]\nbroker = "{broker.url}"\nboard_id = "{board_id}"\n'
-            f'username = "{user or board_id}"\n'
-            f'password_file = "{broker.password_file(user or board_id)}"\n'
-            f"keepalive = {keepalive}\n",
+            f'broker = "{broker.url}"\nboard_id = "{board_id}"\n'
+            f'broker_username = "{user or board_id}"\n'
+            f'broker_password_file = "{broker.password_file(user or board_id)}"\n'
+            f"broker_keepalive = {keepalive}\n",
             encoding="utf-8",
         )
         command = [sys.executable, "-m", "host.cli", "run", "--config", str(config),
