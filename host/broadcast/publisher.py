@@ -114,12 +114,18 @@ class Publisher:
             time.sleep(0.01)
         return True
 
-    def close(self, timeout: float = 3.0) -> None:
-        """Say offline (a clean exit fires no Last Will), flush briefly, disconnect.
-        What is not acknowledged stays in the outbox for the next start."""
+    def close(self, timeout: float = 3.0, *, wait_for_broker: bool = False) -> None:
+        """Say offline (a clean exit fires no Last Will), flush, disconnect. What is not
+        acknowledged stays in the outbox for the next start.
+
+        Connected, it waits up to `timeout` for the acknowledgements. Not connected, it
+        waits only with `wait_for_broker` (a recorded replay that should go out whole);
+        a board whose player is switching variants does not wait for a broker that is down.
+        """
         if self._client is None:
             return
-        flushed = self.flush(timeout)
+        waits = wait_for_broker or self._connected.is_set()
+        flushed = self.flush(timeout) if waits else False
         if not flushed and self.outbox.pending():
             log.warning("broadcast: %d messages kept in the outbox for next time",
                         len(self.outbox.pending()))

@@ -108,7 +108,7 @@ def _broadcasting(session: Session, config: Config, *, replay: bool = False) -> 
     try:
         yield
     finally:
-        publisher.close(timeout=FLUSH_AT_EXIT)
+        publisher.close(timeout=FLUSH_AT_EXIT, wait_for_broker=replay)
 
 
 def _live(
