@@ -36,6 +36,7 @@ MODULES: dict[str, str] = {
     "hardware": "bench.hardware_bench",
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
+    "pdn": "bench.pdn_bench",
 }
 
 
@@ -48,7 +49,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name == "engine":
+    if name in ("engine", "pdn"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)

@@ -141,7 +141,7 @@ class _Reader:
     def _infer(self, record: PdnRecord) -> _Read:
         guess = rank(record, self.evidence)
         settled = self.evidence.settled
-        explore = not guess.decisive and settled is None  # learn every variant that fits
+        explore = not guess.decisive and settled is None  # learn whether several variants fit
         tried: dict[str, PdnGame] = {}
         unreadable: PdnError | None = None
         for candidate in guess.candidates:
@@ -151,8 +151,9 @@ class _Reader:
                 unreadable = unreadable or error
                 continue
             tried[candidate.name] = game
-            if game.error is None and not explore:
-                break
+            legal_so_far = sum(game.error is None for game in tried.values())
+            if legal_so_far >= (2 if explore else 1):
+                break  # exploring only needs to know whether more than one variant fits
         if not tried:
             assert unreadable is not None
             raise unreadable

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from engine.pdn_results import TERMINATOR
 
@@ -38,8 +38,7 @@ class Kind(Enum):
     ERROR = "error"  # value: what is wrong; the lexer then skips to the next game
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One meaningful piece of PDN text and where it starts (1-based)."""
 
     kind: Kind
@@ -75,7 +74,7 @@ _MOVE = re.compile(
     r"|[a-z][x:]?[a-z]\d{1,2}",  # short algebraic: "ab4", "cxe5"
     re.IGNORECASE,
 )
-_PACKED_MOVE = re.compile(r"(\d\d)(\d\d)(?![\d.])")  # "3228": numeric without separator
+_PACKED_MOVE = re.compile(r"\d{4}(?![\d.])")  # "3228": numeric without separator
 _UNKNOWN_MOVE = re.compile(r"--?|[–—]")
 _MOVE_NUMBER = re.compile(r"\d+[ \t]*\.+|\.+")
 _NAG = re.compile(r"\$\d*")
@@ -84,6 +83,19 @@ _PAREN_STRENGTH = re.compile(r"\(\s*[!?]+\s*\)")
 _SETUP = re.compile(r"/([^/\n]*)/")
 _TAG_NAME = re.compile(r"[A-Za-z0-9_À-ÿ\u0100-\uffff]+")
 _SEPARATOR_FORMS = str.maketrans({"–": "-", "×": "x", "X": "x"})
+# A word must not run straight into letters, digits or separators (`1-10` is not `1-1`).
+_END = r"(?![^\W_]|[/\-x:])"
+# The common tokens in one pattern, tried in this order at each place.
+_FAST = re.compile(
+    rf"(?P<ws>[{_WS}]+)"
+    rf"|(?P<result>{TERMINATOR.pattern}){_END}"
+    rf"|(?P<move>{_MOVE.pattern}){_END}[!?]*"
+    rf"|{_MOVE_NUMBER.pattern}"
+    rf"|(?P<packed>{_PACKED_MOVE.pattern}){_END}"
+    rf"|(?P<unknown>{_UNKNOWN_MOVE.pattern}){_END}"
+    rf"|{_NAG.pattern}|{_STRENGTH.pattern}",
+    re.IGNORECASE,
+)
 
 LOOKAHEAD = 1024  # characters kept ahead of the reading position when possible
 _COMPACT_AT = 1 << 16  # drop the text already read once this much has piled up
@@ -180,13 +192,31 @@ class Lexer:
 
     # -- dispatch ----------------------------------------------------------------
     def _next(self) -> Token | None:
-        text, pos = self.text, self.pos
+        """The next token; blanks, move numbers, NAGs and strength marks are passed over."""
+        text, size = self.text, len(self.text)
+        while True:
+            pos = self.pos
+            if pos >= size:
+                return None
+            fast = _FAST.match(text, pos)
+            if fast is None:
+                break
+            end = fast.end()
+            if end >= size and not self.eof:
+                raise _NeedMore  # the word may go on in the text not read yet
+            group = fast.lastgroup
+            if group == "move":
+                value = "".join(fast.group("move").split()).translate(_SEPARATOR_FORMS)
+                return self._token(Kind.MOVE, value.lower(), end)
+            if group == "result":
+                return self._token(Kind.RESULT, fast.group("result").replace("½", "1/2"), end)
+            if group == "packed":
+                packed = fast.group("packed")
+                return self._token(Kind.MOVE, f"{packed[:2]}-{packed[2:]}", end)
+            if group == "unknown":
+                return self._token(Kind.UNKNOWN_MOVE, "-", end)
+            self._advance_to(end)  # blanks, a move number, a NAG or a strength mark
         char = text[pos]
-        if char in _WS:
-            run = _WS_RUN.match(text, pos)
-            assert run is not None
-            self._advance_to(run.end())
-            return None
         if (char == "%" and not self._line_has_text) or char == ";":
             end = text.find("\n", pos)
             if end < 0:
@@ -292,44 +322,16 @@ class Lexer:
         return self._token(Kind.SETUP, match.group(1).strip(), match.end())
 
     def _word(self) -> Token | None:
-        """A result, move, move number, unknown move, NAG or strength mark."""
+        """Text that is no token (`_FAST` read every token that is): say what it is."""
         text, pos = self.text, self.pos
-        for pattern, kind in ((TERMINATOR, Kind.RESULT), (_MOVE, Kind.MOVE)):
-            match = pattern.match(text, pos)
-            if match and self._ends_word(match.end()):
-                if kind is Kind.RESULT:
-                    return self._token(kind, match.group().replace("½", "1/2"), match.end())
-                value = "".join(match.group().split()).translate(_SEPARATOR_FORMS).lower()
-                token = self._token(kind, value, match.end())
-                strength = _STRENGTH.match(text, self.pos)
-                if strength:
-                    self._advance_to(strength.end())
-                return token
-        packed = _PACKED_MOVE.match(text, pos)
-        if packed and self._ends_word(packed.end()):
-            return self._token(Kind.MOVE, f"{packed.group(1)}-{packed.group(2)}", packed.end())
-        unknown = _UNKNOWN_MOVE.match(text, pos)
-        if unknown and self._ends_word(unknown.end()):
-            return self._token(Kind.UNKNOWN_MOVE, "-", unknown.end())
-        for pattern in (_MOVE_NUMBER, _NAG, _STRENGTH):
-            match = pattern.match(text, pos)
-            if match:
-                self._need(match.end())
-                self._advance_to(match.end())
-                return None
         if text[pos] == "}":
             raise self._error("unexpected '}' outside a comment")
         if text[pos] == ")":
             raise self._error("unexpected ')' outside a variation")
+        self._need(pos + 40)
         word = re.compile(r"[^\s{}()\[\]]{1,40}").match(text, pos)
         shown = word.group() if word else text[pos]
         raise self._error(f"unexpected {shown!r}")
-
-    def _ends_word(self, end: int) -> bool:
-        """A token must not run straight into letters or digits (`1-10` is not `1-1`)."""
-        self._need(end)
-        text = self.text
-        return end >= len(text) or not (text[end].isalnum() or text[end] in "/-x:")
 
     # -- recovery ----------------------------------------------------------------
     def _resync(self) -> None:

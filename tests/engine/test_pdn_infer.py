@@ -176,7 +176,7 @@ def test_grounds_name_the_board_and_the_decision() -> None:
     assert game.variant_inferred
     assert game.variant_grounds[0] == "numeric squares up to 32: an 8x8 variant, or 10x10"
     assert game.variant_grounds[-1] == (
-        "legal as english and portuguese and spanish and pool; nothing in the file tells them "
-        "apart: english is tried first")
+        "legal as english and portuguese; nothing in the file tells them apart: english is "
+        "tried first")
     game = next(read_games(CORPUS / "OCA_2.0.pdn"))
     assert game.variant_grounds[-1].startswith("only english replays every move (illegal as ")
