@@ -7,7 +7,8 @@ algebraic squares: an 8x8 variant written like chess; numbers up to 32: any
 8x8 variant or 10x10), clues in the text (`Clue`: Cyrillic letters,
 a Cyrillic code page, Italian tag names, `:` between capture squares and
 `0:1`-style results, which are Russian habits, variant and country names in
-Event and Site), and what the rest of the file showed (`FileEvidence`: the
+Event and Site, a Black tag before the White one as English checkers
+programs write), and what the rest of the file showed (`FileEvidence`: the
 GameType tags of other games and the games only one variant can replay).
 `rank` orders the candidate variants by that; the replay (`engine.pdn`)
 takes the first in which every move is legal. Every step leaves a sentence
@@ -175,6 +176,10 @@ def clues_of(record: PdnRecord, encoding: str | None = None) -> list[Clue]:
     if any(is_russian_form(text) for text in results):
         shown = next(text for text in results if is_russian_form(text))
         found.append(Clue("russian", 2, f"result written {shown!r} (the Russian habit)"))
+    order = [key.lower() for key in record.tags]
+    if "black" in order and "white" in order and order.index("black") < order.index("white"):
+        found.append(Clue("english", 2, "the Black tag comes before White (as English "
+                                        "checkers programs write them)"))
     found += _words(record)
     variant_tag = record.tag("Variant")
     if variant_tag:

@@ -144,6 +144,8 @@ def _replay_from(record: PdnRecord, variant: Variant, start: Position) -> PdnGam
         game.notes.append(f"the last text {token.text} is no legal move there: read as the "
                           "match score")
         return game
+    if not record.tags and record.number > 1:
+        game.notes.append(f"no tags: perhaps text left over from game {record.number - 1}")
     game.error_ply, game.error_move = index + 1, token.text
     game.error = (
         f"ply {index + 1} ({_move_label(start, game.position, variant, index + 1)} "

@@ -105,11 +105,12 @@ def test_a_russian_collection_without_any_clue_comes_out_russian() -> None:
     assert decisive
 
 
-def test_a_cp1251_russian_collection_comes_out_russian() -> None:
-    games = list(read_games(USSR.encode("cp1251")))
+@pytest.mark.parametrize("encoding", ["cp1251", "koi8_r", "cp866"])
+def test_a_russian_collection_in_a_cyrillic_code_page_comes_out_russian(encoding: str) -> None:
+    games = list(read_games(USSR.encode(encoding)))
     assert Counter(game.variant.name for game in games) == {"russian": 153}
     assert games[0].tags["White"] == "Блиндер Б."
-    assert "the file is in a Cyrillic code page (cp1251)" in games[0].variant_grounds
+    assert f"the file is in a Cyrillic code page ({encoding})" in games[0].variant_grounds
 
 
 def test_a_cp1251_collection_with_latin_tags_comes_out_russian_by_its_code_page() -> None:
@@ -180,3 +181,14 @@ def test_grounds_name_the_board_and_the_decision() -> None:
         "tried first")
     game = next(read_games(CORPUS / "OCA_2.0.pdn"))
     assert game.variant_grounds[-1].startswith("only english replays every move (illegal as ")
+
+
+def test_black_before_white_is_the_english_habit_even_without_moves() -> None:
+    # Problem collections from English checkers programs: a position, no moves.
+    text = '[Event "Problem 1"]\n[Black ""]\n[White ""]\n[FEN "W:W13,11,10,6:BK14,3,1"]\n1-0\n'
+    game = parse_game(text)
+    assert game.variant.name == "english" and game.ply == 0
+    assert ("the Black tag comes before White (as English checkers programs write them)"
+            in game.variant_grounds)
+    assert parse_game(text.replace('[Black ""]\n[White ""]', '[White ""]\n[Black ""]')
+                      ).variant.name == "brazilian"

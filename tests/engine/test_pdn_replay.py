@@ -195,3 +195,9 @@ def test_no_result_at_all_agrees_only_while_the_game_is_live() -> None:
 def test_no_game_at_all_is_a_pdn_error() -> None:
     with pytest.raises(PdnError, match="no game found"):
         parse_game("% nothing here\n")
+
+
+def test_an_untagged_fragment_after_a_game_is_flagged_as_probably_left_over() -> None:
+    games = list(read_games(b'[GameType "20"]\n1. 32-28 19-23 1-0\n\n36x27 1-0\n'))
+    assert games[1].error is not None
+    assert games[1].notes == ["no tags: perhaps text left over from game 1"]
