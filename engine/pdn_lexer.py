@@ -268,8 +268,14 @@ class Lexer:
         return self._token(Kind.TAG, (name, value), close + 1)
 
     def _comment(self) -> Token:
-        """`{...}`: PDN comments do not nest, so an inner `{` is an error."""
-        text, start = self.text, self.pos
+        """`{...}`: kept, without the braces."""
+        start = self.pos
+        close = self._comment_end(start)
+        return self._token(Kind.COMMENT, self.text[start + 1 : close].strip(), close + 1)
+
+    def _comment_end(self, start: int) -> int:
+        """Where the comment opened at `start` closes; PDN comments do not nest."""
+        text = self.text
         close = text.find("}", start + 1)
         if close < 0:
             self._need(len(text))
@@ -278,7 +284,7 @@ class Lexer:
             raise self._error("'{' inside a comment (comments cannot be nested)", inner)
         if close < 0:
             raise self._error("comment opened with '{' is never closed", start)
-        return self._token(Kind.COMMENT, text[start + 1 : close].strip(), close + 1)
+        return close
 
     def _variation(self) -> None:
         """Skip `(...)` with nesting and comments; `(!?)` is a strength mark."""
@@ -299,15 +305,7 @@ class Lexer:
                     self._advance_to(pos + 1)
                     return
             elif char == "{":
-                close = text.find("}", pos + 1)
-                if close < 0:
-                    self._need(len(text))
-                inner = text.find("{", pos + 1, close if close >= 0 else len(text))
-                if inner >= 0:
-                    raise self._error("'{' inside a comment (comments cannot be nested)", inner)
-                if close < 0:
-                    raise self._error("comment opened with '{' is never closed", pos)
-                pos = close
+                pos = self._comment_end(pos)
             pos += 1
         self._need(len(text))
         raise self._error("variation opened with '(' is never closed", start)
