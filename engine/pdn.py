@@ -75,10 +75,16 @@ def parse_game(text: str, variant: Variant | str | None = None) -> PdnGame:
 
 @dataclass
 class _Read:
-    """A game read, or the legal readings of a game that fits several variants."""
+    """A game read, or a game that fits several variants, waiting for the file to tell.
+
+    A waiting game keeps only its first reading (a game costs memory: every
+    position with its legal moves); another is replayed if the file chooses it.
+    """
 
     game: PdnGame | None
-    readings: dict[str, PdnGame] = field(default_factory=dict)  # name -> game, candidate order
+    fits: list[Variant] = field(default_factory=list)  # the variants it fits, in order
+    first: PdnGame | None = None  # its reading in fits[0]
+    record: PdnRecord | None = None
 
 
 class _Reader:
@@ -119,7 +125,7 @@ class _Reader:
     def _flush(self) -> Iterator[PdnGame]:
         while self.pending:
             read = self.pending.popleft()
-            yield read.game if read.game is not None else self._decide(read.readings)
+            yield read.game if read.game is not None else self._decide(read)
 
     # ------------------------------------------------------------------ choice
     def _read(self, record: PdnRecord) -> _Read:
@@ -160,10 +166,9 @@ class _Reader:
         grounds = guess.grounds()
         legal = [name for name, game in tried.items() if game.error is None]
         if len(legal) > 1:
-            readings = {name: tried[name] for name in legal}
-            for game in readings.values():
-                game.variant_inferred, game.variant_grounds = True, list(grounds)
-            return _Read(None, readings)
+            first = tried[legal[0]]
+            first.variant_inferred, first.variant_grounds = True, grounds
+            return _Read(None, [tried[name].variant for name in legal], first, record)
         if not legal:
             game = max(tried.values(), key=lambda g: g.ply)
             grounds.append(f"no variant replays every move; {game.variant.name} goes furthest "
@@ -189,7 +194,7 @@ class _Reader:
         game.variant_inferred, game.variant_grounds = True, grounds
         return _Read(game)
 
-    def _decide(self, readings: dict[str, PdnGame]) -> PdnGame:
+    def _decide(self, read: _Read) -> PdnGame:
         """Choose among the variants that replay a whole game: the file's, once it is clear.
 
         A few games legal in one variant only may be recording errors (a
@@ -197,20 +202,21 @@ class _Reader:
         Russian), so the file's votes decide only when they agree
         (`FileEvidence.settled`); otherwise the usual order does.
         """
-        names = list(readings)
+        assert read.first is not None and read.record is not None
+        names = [variant.name for variant in read.fits]
+        fits = " and ".join(names)
         settled = self.evidence.settled
-        if settled in readings:
-            game = readings[settled]
-            game.variant_grounds.append(
-                f"legal as {' and '.join(names)}; {settled} as the file's other games show "
-                f"({self.evidence.summary()})"
-            )
-            return game
-        game = readings[names[0]]
+        if settled not in names:
+            read.first.variant_grounds.append(
+                f"legal as {fits}; nothing in the file tells them apart: {names[0]} is tried first")
+            return read.first
+        game = read.first
+        if settled != names[0]:
+            game = replay(read.record, read.fits[names.index(settled)])
+            game.variant_inferred, game.variant_grounds = True, read.first.variant_grounds
         game.variant_grounds.append(
-            f"legal as {' and '.join(names)}; nothing in the file tells them apart: "
-            f"{names[0]} is tried first"
-        )
+            f"legal as {fits}; {settled} as the file's other games show "
+            f"({self.evidence.summary()})")
         return game
 
 
