@@ -19,8 +19,37 @@ from hardware.layout import Layout
 Switch = tuple[int, int]  # (row, column)
 
 
+#: RuntimeError texts RPi.GPIO 0.7.1 raises from setup() (source/py_gpio.c, mmap_gpio_mem).
+RPI_GPIO_NO_DEV_MEM = "No access to /dev/mem.  Try running as root!"
+RPI_GPIO_NO_PERI_BASE = "Cannot determine SOC peripheral base address"
+
+
+class LgpioError(Exception):
+    """lgpio 0.2.2.0's `lgpio.error`: a bare Exception whose str() is the repr of its text."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
+
+    def __str__(self) -> str:
+        return repr(self.value)
+
+
+LgpioError.__module__ = "lgpio"
+LgpioError.__qualname__ = LgpioError.__name__ = "error"
+
+
 class FakeGPIO:
-    """An RPi.GPIO-compatible module simulating a switch matrix electrically."""
+    """An RPi.GPIO-compatible module simulating a switch matrix electrically.
+
+    Strict where the real library is (RPi.GPIO 0.7.1 source/py_gpio.c): setup()
+    checks its arguments with the same ValueError texts, an output set up
+    without `initial` keeps the level its latch last had (HIGH here before any
+    write) rather than going LOW, and `fail` makes setmode() or setup() raise
+    what a misconfigured Pi raises. Physics the tests need: a column pulled low
+    by a driven row needs `column_settle` seconds (of the fake's own clock,
+    advanced by `wait`) to read high again once the row is released.
+    """
 
     BCM = 11
     BOARD = 10
@@ -32,21 +61,37 @@ class FakeGPIO:
     PUD_DOWN = 21
     PUD_UP = 22
 
-    def __init__(self, layout: Layout, *, diodes: bool = True) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        diodes: bool = True,
+        column_settle: float = 5e-6,
+        fail: tuple[str, BaseException] | None = None,
+    ) -> None:
         self.layout = layout
         self.diodes = diodes
+        self.column_settle = column_settle
+        self.fail = fail
         self.mode: int | None = None
         self.closed: set[Switch] = set()
         self.setup_calls = 0
         self.most_rows_driven = 0
         self.cleaned: list[int] = []
+        self.now = 0.0
         self._row_of_pin = {pin: r for r, pin in enumerate(layout.row_pins)}
         self._column_of_pin = {pin: c for c, pin in enumerate(layout.column_pins)}
         self._direction: dict[int, int] = {}
         self._pull: dict[int, int] = {}
         self._level: dict[int, int] = {}
+        self._latch: dict[int, int] = {}
+        self._released_at: dict[int, float] = {}  # column -> when its last sink let go
         self._bounce: dict[Switch, tuple[int, int]] = {}  # switch -> (scans left, total)
         self._flipped: set[Switch] = set()
+
+    def wait(self, seconds: float) -> None:
+        """Time passes on the fake's clock (the scanner's settle wait in tests)."""
+        self.now += seconds
 
     # -- the hands' side -----------------------------------------------------------
 
@@ -78,6 +123,9 @@ class FakeGPIO:
         pass
 
     def setmode(self, mode: int) -> None:
+        self._maybe_fail("setmode")
+        if self.mode is not None and mode != self.mode:
+            raise ValueError("A different mode has already been set!")
         if mode not in (self.BCM, self.BOARD):
             raise ValueError("An invalid mode was passed to setmode()")
         self.mode = mode
@@ -90,27 +138,51 @@ class FakeGPIO:
         channel: int | Sequence[int],
         direction: int,
         pull_up_down: int = PUD_OFF,
-        initial: int = -1,
+        initial: int | None = -1,
     ) -> None:
+        self._maybe_fail("setup")
         if self.mode is None:
             raise RuntimeError(
                 "Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or "
                 "GPIO.setmode(GPIO.BCM)"
             )
+        given = initial is not None and initial != -1
+        if direction not in (self.IN, self.OUT):
+            raise ValueError("An invalid direction was passed to setup()")
+        if direction == self.OUT and pull_up_down != self.PUD_OFF:
+            raise ValueError("pull_up_down parameter is not valid for outputs")
+        if direction == self.IN and given:
+            raise ValueError("initial parameter is not valid for inputs")
+        if pull_up_down not in (self.PUD_OFF, self.PUD_UP, self.PUD_DOWN):
+            raise ValueError(
+                "Invalid value for pull_up_down - should be either PUD_OFF, PUD_UP or PUD_DOWN"
+            )
         channels = [channel] if isinstance(channel, int) else list(channel)
         for pin in channels:
+            if not isinstance(pin, int):
+                raise ValueError("Channel must be an integer")
             self.setup_calls += 1
+            was_driving = self._direction.get(pin) == self.OUT
+            if was_driving and direction == self.IN:
+                self._release(pin)
             self._direction[pin] = direction
             self._pull[pin] = pull_up_down
             if direction == self.OUT:
-                self._set_output(pin, self.LOW if initial == -1 else initial)
+                # RPi.GPIO writes the level only when `initial` is given; otherwise the
+                # pin drives whatever its output latch last held.
+                level = int(bool(initial)) if given else self._latch.get(pin, self.HIGH)
+                self._set_output(pin, level)
             else:
                 self._level.pop(pin, None)
 
     def output(self, channel: int, value: int) -> None:
         if self._direction.get(channel) != self.OUT:
             raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
-        self._set_output(channel, int(bool(value)))
+        if not value:
+            self._set_output(channel, self.LOW)
+        else:
+            self._release(channel)
+            self._set_output(channel, self.HIGH)
 
     def input(self, channel: int) -> int:
         if channel not in self._direction:
@@ -120,6 +192,9 @@ class FakeGPIO:
         column = self._column_of_pin.get(channel)
         if column is not None and self._sinks_to_low_row(column):
             return self.LOW
+        recharging = self.now - self._released_at.get(column, -1.0) < self.column_settle
+        if column is not None and recharging:
+            return self.LOW  # still recharging through the pull-up after the last row let go
         if self._pull[channel] == self.PUD_UP:
             return self.HIGH
         raise RuntimeError(f"GPIO{channel} is floating: an input with no pull-up reads noise")
@@ -131,14 +206,30 @@ class FakeGPIO:
             else ([channel] if isinstance(channel, int) else list(channel))
         )
         for pin in pins:
+            if self._direction.get(pin) == self.OUT:
+                self._release(pin)
             self._direction.pop(pin, None)
             self._level.pop(pin, None)
             self.cleaned.append(pin)
 
     # -- the circuit ---------------------------------------------------------------
 
+    def _maybe_fail(self, call: str) -> None:
+        if self.fail is not None and self.fail[0] == call:
+            raise self.fail[1]
+
+    def _release(self, pin: int) -> None:
+        """A row stops sinking: the columns it held low start recharging now."""
+        row = self._row_of_pin.get(pin)
+        if row is None or self._level.get(pin) != self.LOW:
+            return
+        for r, c in self._contacts():
+            if r == row:
+                self._released_at[c] = self.now
+
     def _set_output(self, pin: int, level: int) -> None:
         self._level[pin] = level
+        self._latch[pin] = level
         row = self._row_of_pin.get(pin)
         if row is not None and level == self.LOW:
             self._advance_bounce(row)
@@ -196,54 +287,115 @@ class FakeGPIO:
 
 
 class FakeNeoPixel:
-    """A `neopixel.NeoPixel` look-alike that keeps the bytes each `show()` sends."""
+    """A `neopixel.NeoPixel` look-alike that keeps the bytes each `show()` sends.
+
+    Copies adafruit-circuitpython-neopixel 6.4.2 over adafruit-circuitpython-pixelbuf
+    2.1.0 (adafruit_pixelbuf.py), the pure-Python buffer Blinka uses on a Pi:
+    colours are (r, g, b) tuples or packed 0xRRGGBB ints; a channel outside
+    0..255 raises bytearray's ValueError; brightness is clamped to 0..1 and
+    applied with int() truncation when stored; a list assigned to a slice is
+    taken element by element; `deinit()` sends one dark frame.
+    """
 
     def __init__(
         self,
         pin: object,
         n: int,
         *,
+        bpp: int = 3,
         brightness: float = 1.0,
         auto_write: bool = True,
-        pixel_order: str = "GRB",
+        pixel_order: str | None = None,
     ) -> None:
+        order = pixel_order or ("GRB" if bpp == 3 else "GRBW")
+        if order.strip("RGB") != "" or sorted(order) != ["B", "G", "R"]:
+            raise ValueError("Invalid Byteorder string")
         self.pin = pin
         self.n = n
-        self.brightness = brightness
-        self.auto_write = auto_write
-        self.pixel_order = pixel_order
+        self.auto_write = False
+        self.pixel_order = order
         self.writes: list[bytes] = []
         self.deinited = False
-        self._pixels: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+        self._offsets = (order.index("R"), order.index("G"), order.index("B"))
+        self._pre = bytearray(3 * n)
+        self._post = bytearray(3 * n)
+        self._brightness = 1.0
+        self.brightness = brightness
+        self.auto_write = auto_write
 
     def __len__(self) -> int:
         return self.n
 
-    def __setitem__(self, index: int | slice, value: object) -> None:
-        if isinstance(index, slice):
-            values = [tuple(v) for v in value]  # type: ignore[attr-defined]
-            if len(values) != len(range(*index.indices(self.n))):
-                raise ValueError("slice and input sequence size do not match")
-            self._pixels[index] = values  # type: ignore[assignment]
-        else:
-            self._pixels[index] = tuple(value)  # type: ignore[arg-type]
+    @property
+    def brightness(self) -> float:
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value: float) -> None:
+        value = min(max(value, 0.0), 1.0)
+        if -0.001 < value - self._brightness < 0.001:
+            return  # pixelbuf ignores changes this small
+        self._brightness = value
+        for i, level in enumerate(self._pre):
+            self._post[i] = int(level * value)
         if self.auto_write:
             self.show()
 
-    def __getitem__(self, index: int) -> tuple[int, int, int]:
-        return self._pixels[index]
+    def _parse(self, value: object) -> tuple[int, int, int]:
+        if isinstance(value, int):
+            return value >> 16, (value >> 8) & 0xFF, value & 0xFF
+        colour = tuple(value)  # type: ignore[call-overload]
+        if not 3 <= len(colour) <= 4:
+            raise ValueError(f"Expected tuple of length 3, got {len(colour)}")
+        return colour[0], colour[1], colour[2]
 
-    def fill(self, colour: tuple[int, int, int]) -> None:
-        self[0 : self.n] = [colour] * self.n
+    def _set(self, index: int, colour: tuple[int, int, int]) -> None:
+        if index < 0:
+            index += self.n
+        if not 0 <= index < self.n:
+            raise IndexError
+        base = 3 * index
+        for channel, offset in zip(colour, self._offsets, strict=True):
+            self._pre[base + offset] = channel  # bytearray: ValueError above 255
+            self._post[base + offset] = int(channel * self._brightness)
+
+    def __setitem__(self, index: int | slice, value: object) -> None:
+        if isinstance(index, slice):
+            indices = range(*index.indices(self.n))
+            single = isinstance(value, int) or (
+                isinstance(value, tuple)
+                and len(value) in (3, 4)
+                and all(isinstance(v, int | float) for v in value)
+            )
+            if single:
+                colour = self._parse(value)
+                for i in indices:
+                    self._set(i, colour)
+            else:
+                for k, i in enumerate(indices):
+                    self._set(i, self._parse(value[k]))  # type: ignore[index]
+        else:
+            self._set(index, self._parse(value))
+        if self.auto_write:
+            self.show()
+
+    def __getitem__(self, index: int) -> list[int]:
+        base = 3 * (index + self.n if index < 0 else index)
+        return [self._pre[base + offset] for offset in self._offsets]
+
+    def fill(self, colour: object) -> None:
+        rgb = self._parse(colour)
+        for i in range(self.n):
+            self._set(i, rgb)
+        if self.auto_write:
+            self.show()
 
     def show(self) -> None:
-        data = bytearray()
-        for pixel in self._pixels:
-            rgb = dict(zip("RGB", pixel, strict=True))
-            data.extend(int(rgb[channel] * self.brightness) for channel in self.pixel_order)
-        self.writes.append(bytes(data))
+        self.writes.append(bytes(self._post))
 
     def deinit(self) -> None:
+        self.fill(0)
+        self.show()
         self.deinited = True
 
 
