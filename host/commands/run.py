@@ -100,7 +100,7 @@ def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int
     with board:
         board.brightness = config.brightness
         squares = SquareMap(variant, board.squares)
-        first = board.poll()
+        first = board.settle()  # the first poll() reads an empty board: resume from a settled one
         session = Session(
             config,
             announcer,
