@@ -63,6 +63,7 @@ ERR_MALFORMED = 2  # a message with a valid CRC but a payload that makes no sens
 ERR_FRAME_SIZE = 3  # a FRAME whose LED count differs from the board's chain
 ERR_UNKNOWN = 4  # a message kind this firmware does not know
 ERR_OVERFLOW = 5  # the key event queue overflowed; occupancy was rebuilt
+ERR_SETUP = 6  # the board cannot start as set up (settings.py, a library): text says why
 
 _HELLO_FORMAT = "<BBBHBBB"  # struct.Struct does not exist on CircuitPython
 _HELLO_SIZE = struct.calcsize(_HELLO_FORMAT)

@@ -32,4 +32,4 @@ def need(name: str, available: bool, how: str) -> None:
         return
     if name in required():
         pytest.fail(f"{name} is required in this run (DRAUGHTSBOARD_REQUIRE) but missing: {how}")
-    pytest.skip(f"{name} is not installed here: {how}")
+    pytest.skip(f"{name} is not available here: {how}")

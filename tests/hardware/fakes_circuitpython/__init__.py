@@ -1,7 +1,8 @@
 """Look-alikes for the USB board's tests: the firmware simulator and a scripted board.
 
 `simulator` is firmware/simulator.py (fake CircuitPython modules running the
-real code.py behind a pty), loaded by path because firmware/ is not a package.
+real code.py behind a pty), `fake` its firmware/fake_circuitpython.py and
+`keyscan` firmware/keyscan.py, loaded by path because firmware/ is not a package.
 `ScriptedBoard` is a pty whose device side the test writes by hand, for the
 cases real firmware never produces (garbage, corruption, silence, other
 protocol versions).
@@ -37,6 +38,8 @@ def _load(name: str, path: Path) -> ModuleType:
 
 
 simulator = _load("draughtsboard_firmware_simulator", FIRMWARE / "simulator.py")
+fake = simulator.fake  # firmware/fake_circuitpython.py
+keyscan = _load("draughtsboard_firmware_keyscan", FIRMWARE / "keyscan.py")
 
 
 def wait_until(predicate, timeout: float = 5.0, interval: float = 0.005) -> bool:
