@@ -181,10 +181,9 @@ class Hello(Message):
         return ".".join(str(part) for part in self.firmware)
 
     def describe(self):
-        return (
-            f"protocol={self.protocol} {self.rows}x{self.columns} keys, {self.leds} LEDs, "
-            f"firmware {self.version_text} {self.board_name!r}"
-        )
+        # no adjacent f-strings and no !r: MicroPython 1.21 (CircuitPython 9.0) rejects both
+        shape = f"protocol={self.protocol} {self.rows}x{self.columns} keys, {self.leds} LEDs, "
+        return shape + f"firmware {self.version_text} " + repr(self.board_name)
 
 
 class Query(Message):
@@ -284,7 +283,7 @@ class Error(Message):
             raise ProtocolError("ERROR text is not UTF-8") from exc
 
     def describe(self):
-        return f"code={self.code} {self.text!r}"
+        return f"code={self.code} " + repr(self.text)
 
 
 MESSAGE_TYPES = {
