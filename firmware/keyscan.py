@@ -80,25 +80,18 @@ class KeyScanner:
             self.keys = None
 
     def _keymatrix(self):
-        make = self.keypad.KeyMatrix
+        options = {
+            "columns_to_anodes": self.columns_to_anodes,
+            "interval": self.interval,
+            "max_events": self.max_events,
+            "debounce_threshold": self.debounce_threshold,
+        }
         try:
-            return make(
-                self.row_pins,
-                self.column_pins,
-                columns_to_anodes=self.columns_to_anodes,
-                interval=self.interval,
-                max_events=self.max_events,
-                debounce_threshold=self.debounce_threshold,
-            )
+            return self.keypad.KeyMatrix(self.row_pins, self.column_pins, **options)
         except TypeError:  # CircuitPython 9.0: "unexpected keyword argument 'debounce_threshold'"
+            del options["debounce_threshold"]
             self.debounce_threshold = 1
-            return make(
-                self.row_pins,
-                self.column_pins,
-                columns_to_anodes=self.columns_to_anodes,
-                interval=self.interval,
-                max_events=self.max_events,
-            )
+            return self.keypad.KeyMatrix(self.row_pins, self.column_pins, **options)
 
     def _read_once(self):
         dio = self.digitalio
