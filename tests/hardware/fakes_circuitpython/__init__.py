@@ -26,19 +26,25 @@ ROOT = Path(__file__).resolve().parents[3]
 FIRMWARE = ROOT / "firmware"
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def _simulator() -> ModuleType:
+    name = "draughtsboard_firmware_simulator"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, FIRMWARE / "simulator.py")
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
 
 
-simulator = _load("draughtsboard_firmware_simulator", FIRMWARE / "simulator.py")
+simulator = _simulator()
 fake = simulator.fake  # firmware/fake_circuitpython.py
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    """Load a firmware file by path once (firmware/ is not a package)."""
+    return sys.modules[name] if name in sys.modules else simulator._load(name, path)
+
+
 keyscan = _load("draughtsboard_firmware_keyscan", FIRMWARE / "keyscan.py")
 
 
