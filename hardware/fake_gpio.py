@@ -11,7 +11,7 @@ board. It copies RPi.GPIO 0.7.1 where that is strict (see FakeGPIO), and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from hardware.layout import Layout
 
@@ -46,8 +46,9 @@ class FakeGPIO:
     without `initial` keeps the level its latch last had (HIGH here before any
     write) rather than going LOW, and `fail` makes setmode() or setup() raise
     what a misconfigured Pi raises. Physics the tests need: a column pulled low
-    by a driven row needs `column_settle` seconds (of the fake's own clock,
-    advanced by `wait`) to read high again once the row is released.
+    by a driven row needs `column_settle` seconds to read high again once the
+    row is released. Time is the fake's own, advanced only by `wait` (give the
+    scanner `wait=gpio.wait`), or real time when a `clock` is given (dry runs).
     """
 
     BCM = 11
@@ -67,6 +68,7 @@ class FakeGPIO:
         diodes: bool = True,
         column_settle: float = 5e-6,
         fail: tuple[str, BaseException] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.layout = layout
         self.diodes = diodes
@@ -77,7 +79,8 @@ class FakeGPIO:
         self.setup_calls = 0
         self.most_rows_driven = 0
         self.cleaned: list[int] = []
-        self.now = 0.0
+        self._clock = clock
+        self._virtual = 0.0
         self._row_of_pin = {pin: r for r, pin in enumerate(layout.row_pins)}
         self._column_of_pin = {pin: c for c, pin in enumerate(layout.column_pins)}
         self._direction: dict[int, int] = {}
@@ -88,9 +91,18 @@ class FakeGPIO:
         self._bounce: dict[Switch, tuple[int, int]] = {}  # switch -> (scans left, total)
         self._flipped: set[Switch] = set()
 
+    @property
+    def now(self) -> float:
+        return self._clock() if self._clock is not None else self._virtual
+
     def wait(self, seconds: float) -> None:
         """Time passes on the fake's clock (the scanner's settle wait in tests)."""
-        self.now += seconds
+        if self._clock is None:
+            self._virtual += seconds
+            return
+        end = self._clock() + seconds
+        while self._clock() < end:
+            pass
 
     # -- the hands' side -----------------------------------------------------------
 

@@ -1,9 +1,9 @@
 """Skip a test whose optional tool or library is missing, unless this run requires it.
 
-A developer with only Python and make skips these tests; CI (.ci/run) installs
-the tools and sets DRAUGHTSBOARD_REQUIRE (a comma-separated list of the names
-below), which turns the skip into a failure, so a missing tool can never pass
-CI silently. Names used by the hardware tests:
+Like tests/tools.py (which finds programs on PATH), for things that are not a
+program: a developer with only Python and make skips these tests; CI
+(.ci/run) installs them and adds the names below to DRAUGHTSBOARD_REQUIRE,
+which turns the skip into a failure. Names used by the hardware tests:
 
 - `real-libraries`: the real pure-Python libraries our fakes copy
   (tests/hardware/real-libraries.txt, installed with --no-deps);
@@ -14,16 +14,12 @@ CI silently. Names used by the hardware tests:
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
+from tests.tools import required
+
 REQUIREMENTS_FILE = "tests/hardware/real-libraries.txt"
-
-
-def required() -> set[str]:
-    names = os.environ.get("DRAUGHTSBOARD_REQUIRE", "").split(",")
-    return {name.strip() for name in names} - {""}
+__all__ = ["REQUIREMENTS_FILE", "need", "required"]
 
 
 def need(name: str, available: bool, how: str) -> None:

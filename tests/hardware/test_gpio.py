@@ -295,3 +295,13 @@ def test_the_fake_lgpio_error_prints_like_the_real_one():
     error = LgpioError("can not open gpiochip")
     assert str(error) == "'can not open gpiochip'"
     assert type(error).__module__ == "lgpio" and type(error).__name__ == "error"
+
+
+def test_on_a_real_clock_the_default_settle_wait_reads_without_ghosts():
+    # bench/fake_pi.py runs the real command over the fakes with the real busy wait
+    import time
+
+    layout = standard_layout(8)
+    gpio = FakeGPIO(layout, column_settle=5e-6, clock=time.perf_counter)
+    gpio.set_squares(START)
+    assert MatrixScanner(layout, gpio).scan() == START
