@@ -6,20 +6,28 @@ BENCH_VENV := .venv-bench
 
 .PHONY: run test bench lint clean
 
+# `make run` installs only the game (no dependency); `make test` adds the
+# developer tools (pytest, hypothesis, ruff) once, recorded by its own stamp.
+DEV_STAMP := $(VENV)/.dev-installed
+
 $(BIN)/draughtsboard: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): $(BIN)/draughtsboard
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
 run: $(BIN)/draughtsboard
 	$(BIN)/draughtsboard play
 
-test: $(BIN)/draughtsboard
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
-lint: $(BIN)/draughtsboard
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 # Benchmarks run in their own environment: pydraughts (the peer we compare

@@ -37,6 +37,7 @@ MODULES: dict[str, str] = {
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
     "pdn": "bench.pdn_bench",
+    "startup": "bench.startup_bench",
 }
 
 
@@ -55,6 +56,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         return lambda: module.run(iterations=200)
     if name == "serial":
         module.ITERATIONS = 30
+    if name == "startup":
+        return lambda: module.run(runs=1)
     return module.run
 
 

@@ -62,9 +62,11 @@ def console_listener(stream: TextIO | None = None) -> Listener:
 
 
 def speech_listener(speaker: object) -> Listener:
-    """Speaks each sentence with a `host.speech.Speaker`."""
+    """Queues each sentence on a `host.speech.Speaker`, with how much it matters (the end
+    of the game cuts a move's announcement short)."""
+    from host.speech import priority_of
 
     def listen(item: Announcement) -> None:
-        speaker.say(item.text)  # type: ignore[attr-defined]
+        speaker.say(item.text, priority_of(item.kind))  # type: ignore[attr-defined]
 
     return listen

@@ -23,14 +23,30 @@ from engine.pdn_write import write_game
 from host.announce import Announcer
 from host.config import Config
 from host.errors import UserError
+from host.gestures import GestureDetector, GestureEvent
 from host.hints import Hint, colour_frame
-from host.journal import Journal, JournalGame, result_text, write_pdn
+from host.journal import Journal, JournalGame, pdn_stem, result_text, write_pdn
+from host.messages import COMMAND_WORDS
 from host.recogniser import Event, Recogniser
 from host.replay import TICK_MS, apply, parse_events
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
 BLINK_PERIOD = 0.4
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
+#: the same, as a Portuguese speaker types them
+COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
+
+
+def variant_to_play(config: Config, *, explicit: bool, resume: bool = True) -> Config:
+    """The config with the variant the session will play: without an explicit `--variant`,
+    an unfinished game in the journal is resumed in its own variant (the board must be
+    laid out for it before it is opened)."""
+    if explicit or not resume:
+        return config
+    record = Journal(config.journal).read()
+    if record is None or record.finished or record.variant == config.variant:
+        return config
+    return config.with_overrides(variant=record.variant)
 
 
 def rebuild(record: JournalGame) -> Game:
@@ -56,10 +72,13 @@ class Session:
         *,
         draw: Draw | None = None,
         resume: bool = True,
+        insist_variant: bool = False,
         now: float = 0.0,
         occupied: frozenset[int] | None = None,
     ) -> None:
-        """`occupied`: the board as sensed at start (None: assume it matches the game)."""
+        """`occupied`: the board as sensed at start (None: assume it matches the game).
+        `insist_variant`: the variant was asked for (a flag, or chosen on the board), so an
+        unfinished game of another variant is saved (result `*`) instead of resumed."""
         self.config = config
         self.announcer = announcer
         self.journal = Journal(config.journal)
@@ -67,11 +86,15 @@ class Session:
         self.quit = False
         self._frame_key: tuple[object, ...] | None = None
         record = self.journal.read() if resume else None
+        if record is not None and not record.finished and record.variant != config.variant:
+            record = self._set_aside(record) if insist_variant else record
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
-            self.announcer.announce("resume-offer", moves=len(game.moves))
+            self.announcer.announce(
+                "resume-offer", moves=len(game.moves), variant=game.variant.name
+            )
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
             self._handle(self.recogniser.resume(now))
@@ -84,7 +107,26 @@ class Session:
             self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
+        #: board commands with a spare piece (host/gestures.py); None when switched off
+        self.gestures = (
+            GestureDetector(self.variant, hold=config.gesture_hold, level=config.computer_level)
+            if config.gestures
+            else None
+        )
+        #: a variant chosen on the board: the runtime starts again with it (then quit is set)
+        self.next_variant: str | None = None
         self._redraw(now)
+
+    def _set_aside(self, record: JournalGame) -> None:
+        """An unfinished game of another variant: saved with result `*`, said, not resumed
+        (a game with no move yet is simply replaced)."""
+        if not record.moves:
+            return None
+        path = self._save("*")
+        self.announcer.announce(
+            "unfinished-saved", variant=record.variant, moves=len(record.moves), path=path or ""
+        )
+        return None
 
     @property
     def game(self) -> Game:
@@ -98,12 +140,22 @@ class Session:
 
     def observe(self, now: float, occupied: frozenset[int]) -> None:
         """One snapshot in the variant's numbering."""
+        occupied = self._board_commands(now, occupied)
         self._handle(self.recogniser.observe(now, occupied))
         self._redraw(now)
 
+    def next_deadline(self) -> float | None:
+        """When something happens if the board stays as it is (None: at rest)."""
+        times = [self.recogniser.next_deadline()]
+        if self.gestures is not None:
+            times.append(self.gestures.next_deadline())
+        pending = [t for t in times if t is not None]
+        return min(pending) if pending else None
+
     def command(self, now: float, text: str) -> None:
-        """A typed command: takeback, new, resign, draw, quit. Unknown words are explained."""
-        word = text.strip().lower()
+        """A typed command, in English or Portuguese: takeback (desfazer), new (nova), resign
+        (desistir), draw (empate), quit (sair). Unknown words are explained."""
+        word = COMMAND_WORDS.get(text.strip().lower(), text.strip().lower())
         rec = self.recogniser
         if not word:
             return
@@ -117,18 +169,23 @@ class Session:
             if rec.outcome is not None:
                 return
             if word == "resign":
-                loser = rec.game.position.turn
-                winner = "B" if loser == "W" else "W"
-                self.announcer.announce("resign", side=loser)
-                self._handle(rec.finish(now, winner, "resignation"))
+                self.resign(now, rec.game.position.turn)
             else:
                 self.announcer.announce("draw-agreed")
                 self._handle(rec.finish(now, None, "agreement"))
         elif word == "quit":
             self.quit = True
         else:
-            print(f"unknown command {word!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
+            known = ", ".join(f"{en}/{pt}" for en, pt in zip(COMMANDS, COMANDOS, strict=True))
+            print(f"unknown command {text.strip()!r}; commands: {known}", file=sys.stderr)
         self._redraw(now)
+
+    def resign(self, now: float, side: str) -> None:
+        """`side` gives up the game (typed, or chosen on the board)."""
+        if self.recogniser.outcome is not None:
+            return
+        self.announcer.announce("resign", side=side)
+        self._handle(self.recogniser.finish(now, "B" if side == "W" else "W", "resignation"))
 
     def board_event(self, kind: str) -> None:
         if kind in ("disconnected", "reconnected"):
@@ -191,9 +248,8 @@ class Session:
             "Date": record.started[:10].replace("-", "."),
         }
         text = write_game(variant, tags, moves, result, start_fen)
-        stem = record.started.replace(":", "").replace("-", "") or "game"
         try:
-            return write_pdn(self.config.games_dir, f"{variant.name}-{stem}", text)
+            return write_pdn(self.config.games_dir, pdn_stem(record.started, variant.name), text)
         except OSError as error:
             print(f"warning: cannot save the game: {error.strerror}", file=sys.stderr)
             return None
@@ -221,12 +277,45 @@ class Session:
                 entry["fen"],
             )
 
+    # -- board commands (host/gestures.py) ---------------------------------------------
+
+    def _board_commands(self, now: float, occupied: frozenset[int]) -> frozenset[int]:
+        """Run the gesture detector on the snapshot; returns it without the spare piece."""
+        if self.gestures is None:
+            return occupied
+        for event in self.gestures.observe(now, occupied, self.recogniser):
+            self._gesture(now, event)
+        return self.gestures.mask(occupied, self.recogniser)
+
+    def _gesture(self, now: float, event: GestureEvent) -> None:
+        d = event.data
+        if event.kind == "resign":
+            self.resign(now, d["side"])
+        elif event.kind == "draw-offer":
+            other = "B" if d["side"] == "W" else "W"
+            self.announcer.announce("draw-offer", side=d["side"], other=other)
+        elif event.kind == "draw-accept":
+            self.command(now, "draw")
+        elif event.kind == "takeback":
+            self.command(now, "takeback")
+        elif event.kind == "level":
+            self.config = self.config.with_overrides(computer_level=d["level"])
+            self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
+        elif event.kind == "variant":
+            self.announcer.announce("variant-chosen", variant=d["variant"])
+            if d["variant"] != self.variant.name:
+                self.next_variant = d["variant"]
+                self.quit = True
+        elif event.kind in ("menu", "menu-closed"):
+            self.announcer.announce(event.kind)
+
     # -- LEDs ----------------------------------------------------------------------
 
     def _redraw(self, now: float) -> None:
         if self.draw is None:
             return
-        hint: Hint = self.recogniser.hint
+        overlay = self.gestures.hint if self.gestures is not None else None
+        hint: Hint = overlay if overlay is not None else self.recogniser.hint
         blink_on = not hint.blink or int(now / BLINK_PERIOD) % 2 == 0
         key = (tuple(hint.roles.items()), hint.blink, blink_on)
         if key != self._frame_key:
@@ -236,34 +325,46 @@ class Session:
 
 def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True) -> None:
     """Drive the session from replay-format events on a simulated clock. Lines of the
-    form {"t": ms, "command": "takeback"} are typed commands."""
+    form {"t": ms, "command": "takeback"} are typed commands. A bad line stops it with
+    `UserError` naming that line's number (docs/play.md describes the format)."""
     occupied = session.recogniser.expected
     now = 0
-    for raw in lines:
-        text = raw.strip()
-        if commands and '"command"' in text:
-            record = json.loads(text)
-            t = int(record["t"])
-            while now + TICK_MS < t:
-                now += TICK_MS
+    bad: UserError | None = None
+    try:
+        for number, raw in enumerate(lines, start=1):
+            text = raw.strip()
+            if commands and '"command"' in text:
+                try:
+                    record = json.loads(text)
+                    t, word = int(record["t"]), str(record["command"])
+                except (ValueError, KeyError, TypeError):
+                    raise UserError(
+                        f'events line {number}: a command is {{"t": 1200, "command": "takeback"}}'
+                    ) from None
+                while now + TICK_MS < t:
+                    now += TICK_MS
+                    session.observe(now / 1000, occupied)
+                now = max(now, t)
+                session.command(now / 1000, word)
+                occupied = session.recogniser.sensed
+                if session.quit:
+                    return
+                continue
+            for event in parse_events([text], session.variant, first_line=number, last_t=now):
+                while now + TICK_MS < event.t:
+                    now += TICK_MS
+                    session.observe(now / 1000, occupied)
+                now = max(now, event.t)
+                occupied = apply(occupied, event)
                 session.observe(now / 1000, occupied)
-            now = max(now, t)
-            session.command(now / 1000, str(record["command"]))
-            occupied = session.recogniser.sensed
-            if session.quit:
-                return
-            continue
-        for event in parse_events([text], session.variant):
-            while now + TICK_MS < event.t:
-                now += TICK_MS
-                session.observe(now / 1000, occupied)
-            now = max(now, event.t)
-            occupied = apply(occupied, event)
-            session.observe(now / 1000, occupied)
+    except UserError as error:  # what came before the bad line still counts
+        bad = error
     limit = now + 10_000
-    while session.recogniser.next_deadline() is not None and now < limit:
+    while session.next_deadline() is not None and now < limit:
         now += TICK_MS
         session.observe(now / 1000, occupied)
+    if bad is not None:
+        raise bad
 
 
 def _stdin_commands(lines: queue.Queue[str]) -> None:

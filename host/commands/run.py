@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import sys
-from pathlib import Path
 
 from engine import get_variant
 from host.announce import Announcer, console_listener, speech_listener
-from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
+from host.boards import layout_name, open_configured_board
+from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
-from host.session import Session, run_board, run_stream
+from host.logs import RecentProblems, setup_logging
+from host.session import Session, run_board, run_stream, variant_to_play
 from host.speech import Speaker
 from host.squares import SquareMap
+from host.status import StatusWriter
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,87 +34,88 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Follow a game on the board. Commands on stdin: "
         "takeback, new, resign, draw, quit.",
     )
-    parser.add_argument("--config", help="config file (default: ~/.config/draughtsboard/...)")
-    parser.add_argument("--variant", help="rules variant (overrides the config)")
-    parser.add_argument("--language", choices=LANGUAGES)
-    parser.add_argument("--hints", choices=HINT_LEVELS)
-    parser.add_argument("--board", help="board: sim, gpio or serial:URL")
-    parser.add_argument("--layout", help="wiring layout name or file")
-    parser.add_argument("--journal", help="journal file")
-    parser.add_argument("--games-dir", help="folder for finished games (PDN)")
-    parser.add_argument("--no-speech", action="store_true", help="console only")
+    parser.add_argument("--config", help="config file over the system one (default: the user's)")
+    add_setting_flags(parser)
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.set_defaults(func=run)
 
 
 def settings(args: argparse.Namespace) -> Config:
-    config = load_config(args.config)
-    if args.variant is not None:
-        from engine import VARIANTS
-
-        if args.variant.lower() not in VARIANTS:
-            names = ", ".join(VARIANTS)
-            raise UserError(f"unknown variant {args.variant!r}; choose one of {names}")
-    return config.with_overrides(
-        variant=args.variant.lower() if args.variant else None,
-        language=args.language,
-        hints=args.hints,
-        board=args.board,
-        layout=args.layout,
-        journal=Path(args.journal) if args.journal else None,
-        games_dir=Path(args.games_dir) if args.games_dir else None,
-        speech=False if args.no_speech else None,
-    )
+    """The config files, then the flags (docs/config.md)."""
+    return load_config(args.config, flag_values(args))
 
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)
+    problems = setup_logging(config)
+    explicit = args.setting_variant is not None
+    config = variant_to_play(config, explicit=explicit, resume=not args.new)
     announcer = Announcer(config.language)
     announcer.subscribe(console_listener())
-    if config.speech:
-        announcer.subscribe(speech_listener(Speaker(config.language)))
-    if args.events is not None:
-        session = Session(config, announcer, resume=not args.new)
-        if args.events == "-":
-            run_stream(session, sys.stdin)
-        else:
-            try:
-                handle = open(args.events, encoding="utf-8")  # noqa: SIM115
-            except OSError as error:
-                raise UserError(f"cannot read {args.events}: {error.strerror}") from None
-            with handle:
-                run_stream(session, handle)
-        return 0
-    return _live(config, announcer, args)
-
-
-def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int:
-    from hardware.base import BoardUnavailable
-    from hardware.board import open_board
-    from hardware.layout import LayoutError, load_layout
-
-    variant = get_variant(config.variant)
+    speaker = Speaker(config.language) if config.speech else None
+    if speaker is not None:
+        announcer.subscribe(speech_listener(speaker))
     try:
-        layout = load_layout(config.layout or f"standard-{variant.size}x{variant.size}")
-        if variant.mirrored:
-            layout = layout.rotated(1)
-        board = open_board(config.board, layout)
-    except (BoardUnavailable, LayoutError, ValueError) as error:
-        raise UserError(str(error)) from None
-    with board:
-        board.brightness = config.brightness
+        if args.events is not None:
+            _stream(config, announcer, args, explicit)
+            return 0
+        while True:
+            session = _live(config, announcer, args, problems, insist_variant=explicit)
+            if session.next_variant is None:
+                return 0
+            # a variant chosen on the board: the board is opened again, laid out for it
+            config, explicit = config.with_overrides(variant=session.next_variant), True
+    finally:
+        if speaker is not None:
+            speaker.close()
+
+
+def _stream(config: Config, announcer: Announcer, args: argparse.Namespace, explicit: bool) -> None:
+    session = Session(config, announcer, resume=not args.new, insist_variant=explicit)
+    if args.events == "-":
+        run_stream(session, sys.stdin)
+        return
+    try:
+        handle = open(args.events, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise UserError(f"cannot read {args.events}: {error.strerror}") from None
+    with handle:
+        run_stream(session, handle)
+
+
+def _live(
+    config: Config,
+    announcer: Announcer,
+    args: argparse.Namespace,
+    problems: RecentProblems,
+    *,
+    insist_variant: bool,
+) -> Session:
+    variant = get_variant(config.variant)
+    status = StatusWriter(
+        config.status_file, board=config.board, layout=layout_name(config), problems=problems
+    )
+    with open_configured_board(config) as board:
         squares = SquareMap(variant, board.squares)
-        first = board.poll()
+        first = board.settle()  # the first poll() reads an empty board: resume from a settled one
         session = Session(
             config,
             announcer,
             draw=lambda frame: board.show(squares.frame(frame)),
             resume=not args.new,
+            insist_variant=insist_variant,
             now=first.time,
             occupied=squares.occupied(first.occupied),
         )
         board.on_event(lambda event: session.board_event(event.kind))
-        with contextlib.suppress(KeyboardInterrupt):
-            run_board(session, board, squares)
-    return 0
+        unsubscribe = announcer.subscribe(status.listener(session, board))
+        status.update(session, board=board, force=True)
+        log.info("ready: %s board, layout %s, %s", config.board, layout_name(config), variant.name)
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                run_board(session, board, squares)
+        finally:
+            unsubscribe()
+            status.stopped(session)
+    return session
