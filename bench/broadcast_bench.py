@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 from engine.pdn import read_games
-from engine.pdn_replay import replay_game
 from host.broadcast.pairings import publish_round, read_pairings
 from tests.broadcast.broker import Broker, free_port
 from tests.broadcast.club import corpus_games
@@ -230,7 +229,7 @@ def _evening(broker: Broker, folder: Path, n: int, plies: int, pace: float) -> d
     while time.monotonic() < deadline:
         path = out / "round-1" / "games.pdn"
         if path.exists():
-            read_back = [replay_game(g).moves for g in read_games(path.read_bytes())]
+            read_back = [list(g.moves) for g in read_games(path)]
             if read_back == expected:
                 break
         time.sleep(0.5)

@@ -13,6 +13,7 @@ The public API is described in docs/engine-api.md:
 
 from engine.fen import read_fen, write_fen
 from engine.game import Game, Outcome
+from engine.pdn import PdnError, PdnGame, parse_game, read_games, write_game
 from engine.perft import perft
 from engine.position import EngineError, FenError, IllegalMoveError, Move, Piece, Position
 from engine.variant import BLACK, VARIANTS, WHITE, UnknownVariantError, Variant, get_variant
@@ -27,12 +28,17 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "Outcome",
+    "PdnError",
+    "PdnGame",
     "Piece",
     "Position",
     "UnknownVariantError",
     "Variant",
     "get_variant",
+    "parse_game",
     "perft",
+    "read_games",
     "read_fen",
     "write_fen",
+    "write_game",
 ]

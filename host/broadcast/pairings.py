@@ -17,6 +17,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from host.config import check_board_id
 from host.errors import UserError
 
 COLUMNS = ("board", "board_id", "white", "black")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 OPTIONAL = ("event", "round")
 
 
@@ -71,6 +73,8 @@ def read_pairings(text: str, source: str, *, event: str | None = None,
             raise UserError(f"{source} line {number}: expected {len(header)} columns "
                             f"({', '.join(header)}), found {len(cells)}")
         values = dict(zip(header, cells, strict=True))
+        if any(_CONTROL.search(cell) for cell in cells):
+            raise UserError(f"{source} line {number}: a control character in a name")
         if not values["board"].isdigit() or int(values["board"]) < 1:
             raise UserError(f"{source} line {number}: board number must be 1 or more, "
                             f"not {values['board']!r}")

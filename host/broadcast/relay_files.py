@@ -80,6 +80,15 @@ class RoundRecord:
         return [(k, keys.get(k), self.games.get(k)) for k in [*keys, *extra]]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
+def _clean(value: str | None) -> str | None:
+    """A tag value as the strict writer takes it: no line breaks or control characters
+    (a board's message or a pairings file may carry any text)."""
+    return _CONTROL.sub(" ", value).strip() or None if value else None
+
+
 def game_key(view: GameView) -> str:
     return str(view.board) if view.board is not None else view.board_id
 
@@ -91,13 +100,14 @@ def pdn_of(round_record: RoundRecord, pairing: Pairing | None, view: GameView | 
     round_tag = f"{round_record.name}.{number}" if round_record.name and number else "?"
     white = (pairing.white if pairing else None) or (view.white if view else None)
     black = (pairing.black if pairing else None) or (view.black if view else None)
+    event = (view.event if view and view.event else None) or round_record.event
     tags = {
-        "Event": (view.event if view and view.event else None) or round_record.event or "?",
+        "Event": _clean(event) or "?",
         "Site": "?",
         "Date": view.date if view else "????.??.??",
-        "Round": round_tag,
-        "White": white or "?",
-        "Black": black or "?",
+        "Round": _clean(round_tag) or "?",
+        "White": _clean(white) or "?",
+        "Black": _clean(black) or "?",
     }
     if view is None:  # a paired board with no game yet: its place is kept
         variant = get_variant(variant_name)

@@ -125,7 +125,7 @@ def _live(
     )
     with open_configured_board(config) as board:
         squares = SquareMap(variant, board.squares)
-        first = board.poll()
+        first = board.settle()  # the first poll() reads an empty board: resume from a settled one
         session = Session(
             config,
             announcer,

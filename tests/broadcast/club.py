@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine import Game, Move, Variant, get_variant
 from engine.pdn import read_games
-from engine.pdn_replay import DECISIVE, DRAWS, replay_game
+from engine.pdn_results import meaning
 from host.journal import result_text
 from tests.host.humanise import humanise
 from tests.paths import CORPUS
@@ -43,9 +43,10 @@ class RecordedGame:
 
 def _ending(variant: Variant, game: Game, claimed: str | None) -> tuple[str | None, str]:
     """The command that ends the game as the file says, and the result the board records."""
-    if claimed in DRAWS:
+    said = meaning(claimed)
+    if said == "draw":
         return "draw", result_text(None, variant.name)
-    winner = DECISIVE.get(claimed or "")
+    winner = said if said in ("W", "B") else None
     if winner is not None and game.position.turn != winner:  # the loser is to move
         return "resign", result_text(winner, variant.name)
     return None, "*"
@@ -75,12 +76,11 @@ def corpus_games(count: int, *, max_plies: int = 300, seed: int = 7) -> list[Rec
 def _source_games(name: str, variant: Variant, backwards: bool):  # type: ignore[no-untyped-def]
     """(variant, moves, claimed result) of each usable game of one corpus file."""
     initial = variant.initial_position().fen()
-    games = read_games((CORPUS / name).read_bytes())
+    games = list(read_games(CORPUS / name, variant))
     for pdn in reversed(games) if backwards else games:
-        replayed = replay_game(pdn, variant)
-        if (replayed.legal and replayed.moves and replayed.outcome_ply is None
-                and replayed.start_fen == initial):
-            yield variant, list(replayed.moves), pdn.result_tag()
+        if (pdn.error is None and pdn.moves and pdn.first_outcome_ply is None
+                and pdn.start.fen() == initial):
+            yield variant, list(pdn.moves), pdn.claimed_result
 
 
 def _record(variant: Variant, moves: list[Move], claimed: str | None,

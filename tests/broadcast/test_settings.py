@@ -97,6 +97,7 @@ def test_pairings_csv_with_header_event_and_round_columns() -> None:
     ("1,b1,A\n", "r.csv line 1: expected 4 columns"),
     ("1,b 1,A,B\n", "r.csv line 1: board_id must be"),
     ("", "r.csv: no pairings"),
+    ("1,b1,A\x1b[31m,B\n", "r.csv line 1: a control character"),
 ])
 def test_bad_pairings_name_the_line(text: str, fragment: str) -> None:
     with pytest.raises(UserError) as error:
