@@ -178,7 +178,8 @@ class SpectatorClient(threading.Thread):
 
 def _feed(boards: list[subprocess.Popen[bytes]], streams: list[tuple[str, ...]],
           pace: float) -> None:
-    """Write each board's events at their recorded times (stretched by `pace`)."""
+    """Write each board's events at their recorded times (stretched by `pace`), and
+    close its input after its last event (the board then commits the last move)."""
     start = time.monotonic() + 1.0
     queue: list[tuple[float, int, int]] = []
     for b, lines in enumerate(streams):
@@ -194,9 +195,8 @@ def _feed(boards: list[subprocess.Popen[bytes]], streams: list[tuple[str, ...]],
         assert stdin is not None
         stdin.write((streams[b][i] + "\n").encode())
         stdin.flush()
-    for board in boards:
-        assert board.stdin is not None
-        board.stdin.close()
+        if i == len(streams[b]) - 1:  # its game is over: the board ends when its game does
+            stdin.close()
 
 
 def _evening(broker: Broker, folder: Path, n: int, plies: int, pace: float) -> dict[str, object]:
