@@ -168,7 +168,7 @@ class RoundWriter:
         for key, pairing, view in record.ordered():
             names = (pairing.white, pairing.black) if pairing else None
             cached = self._pdn.get((name, key))
-            if cached and cached[0] is view and cached[1:3] == (names, variant_name):
+            if cached and _same_record(cached[0], view) and cached[1:3] == (names, variant_name):
                 text = cached[3]
             else:
                 text = pdn_of(record, pairing, view, key, variant_name)
@@ -233,6 +233,18 @@ class RoundWriter:
                     record.games[key] = _view_from_json(game)
             except (OSError, ValueError, KeyError, TypeError) as error:
                 print(f"relay: cannot read {path}: {error}; that round starts afresh")
+
+
+def _same_record(a: GameView | None, b: GameView | None) -> bool:
+    """Would both give the same PDN? (A board going offline changes its view, not its
+    game; the moves tuple is shared between such views, so `is` compares it cheaply.)"""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return (a.moves is b.moves and (a.game, a.result, a.white, a.black, a.event, a.round,
+                                    a.board, a.start_fen) ==
+            (b.game, b.result, b.white, b.black, b.event, b.round, b.board, b.start_fen))
 
 
 def _with_board(view: GameView, board: int) -> GameView:
