@@ -69,6 +69,7 @@ class Publisher:
         self._worker: threading.Thread | None = None
         self._closing = False
         self._was_connected = False
+        self._said_unreachable = False
         self._ready = threading.Event()
 
     # -- the entry point --------------------------------------------------------------
@@ -88,6 +89,7 @@ class Publisher:
         client.on_publish = self._on_publish
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
+        client.on_connect_fail = self._on_connect_fail
         self._client = client
         self._worker = threading.Thread(target=self._work, name="broadcast", daemon=True)
         self._worker.start()
@@ -160,6 +162,13 @@ class Publisher:
         if self._was_connected:  # a broker restarted without its retained messages
             self._queue.put(("reconnected", None))  # must still show this game
         self._was_connected = True
+        self._said_unreachable = False
+
+    def _on_connect_fail(self, _client: Any, _userdata: Any) -> None:
+        if not self._said_unreachable:  # once, until it connects (it retries every few s)
+            self._said_unreachable = True
+            log.warning("broadcast: cannot connect to %s (unreachable, TLS or certificate "
+                        "problem); retrying, moves are kept", self.settings.url)
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any,
                        _props: Any) -> None:

@@ -102,13 +102,15 @@ def _broadcasting(session: Session, config: Config, *, replay: bool = False) -> 
     from host.broadcast.board import attach
 
     publisher = attach(session, broadcast)
-    if replay and not publisher.wait_ready(READY_WAIT):
+    reached = replay and publisher.wait_ready(READY_WAIT)
+    if replay and not reached:
         log.warning("broadcast: no broker after %.0f s; replaying anyway "
                     "(moves are kept in the outbox)", READY_WAIT)
     try:
         yield
     finally:
-        publisher.close(timeout=FLUSH_AT_EXIT, wait_for_broker=replay)
+        # a replay whose broker answered waits for it to take everything
+        publisher.close(timeout=FLUSH_AT_EXIT, wait_for_broker=reached)
 
 
 def _live(

@@ -27,14 +27,19 @@ def free_port() -> int:
 class Broker:
     """One mosquitto process; `stop`/`start` keep the port, config and data."""
 
-    def __init__(self, folder: Path, board_ids: tuple[str, ...]) -> None:
+    def __init__(self, folder: Path, board_ids: tuple[str, ...],
+                 tls: tuple[Path, Path] | None = None) -> None:
+        """`tls`: (certificate, key) for an mqtts listener on `tls_port`."""
         self.folder = folder
         self.port = free_port()
         self.websockets = free_port()
+        self.tls_port = free_port() if tls else None
         run_as = "root" if os.geteuid() == 0 else None
         self.plan = BrokerPlan(board_ids=board_ids, port=self.port, bind="127.0.0.1",
                                websockets=self.websockets, run_as=run_as,
-                               public_host="127.0.0.1")
+                               public_host="127.0.0.1", tls_port=self.tls_port,
+                               certfile=tls[0] if tls else None,
+                               keyfile=tls[1] if tls else None)
         generate(self.plan, folder)
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "mosquitto.log"
@@ -45,6 +50,9 @@ class Broker:
 
     def password_file(self, user: str) -> Path:
         return self.folder / "secrets" / f"{user}.password"
+
+    def tls_url(self) -> str:
+        return f"mqtts://127.0.0.1:{self.tls_port}"
 
     def settings(self, user: str | None, keepalive: int = 15) -> BrokerSettings:
         """How `user` connects (None: anonymous, like a spectator)."""

@@ -38,17 +38,19 @@ class BoardProcess:
     """`draughtsboard run --board sim --events -` with a broker: events fed on stdin."""
 
     def __init__(self, folder: Path, broker: Broker, board_id: str, variant: str, *,
-                 keepalive: int = 15, events: Path | None = None, user: str | None = None) -> None:
+                 keepalive: int = 15, events: Path | None = None, user: str | None = None,
+                 url: str | None = None, ca_file: Path | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         config = folder / "config.toml"
         config.write_text(
             f'variant = "{variant}"\nspeech = false\n'
             f'journal = "journal.jsonl"\ngames_dir = "games"\n\n'
-            f'broker = "{broker.url}"\nboard_id = "{board_id}"\n'
+            f'broker = "{url or broker.url}"\nboard_id = "{board_id}"\n'
             f'broker_username = "{user or board_id}"\n'
             f'broker_password_file = "{broker.password_file(user or board_id)}"\n'
-            f"broker_keepalive = {keepalive}\n",
+            f"broker_keepalive = {keepalive}\n"
+            + (f'broker_ca_file = "{ca_file}"\n' if ca_file else ""),
             encoding="utf-8",
         )
         command = [sys.executable, "-m", "host.cli", "run", "--config", str(config),

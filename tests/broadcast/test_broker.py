@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from tests.broadcast.broker import Broker
 from tests.broadcast.club import command, last_t, quiet_events
 from tests.broadcast.conftest import BoardProcess, wait_until
 from tests.broadcast.watch import Watcher
+from tests.tools import need
 
 STATE_B1 = topics.board_topic("b1", topics.STATE)
 STATUS_B1 = topics.board_topic("b1", topics.STATUS)
@@ -331,3 +333,53 @@ def test_board_order_survives_reconnects_and_restarts(broker: Broker, boards: li
     wait_until(lambda: order() == [("5.1", "Ana", 3), ("5.2", "Caio", 1), ("5.3", "Eva", 4),
                                    ("5.4", "Gil", 2)], what="the same order, board 1 played")
     relay.stop()
+
+
+# -- mqtts ------------------------------------------------------------------------------------
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A CA and a broker certificate for 127.0.0.1 signed by it (openssl)."""
+    openssl = need("openssl")
+    folder.mkdir(parents=True, exist_ok=True)
+    ca_key, ca, key, csr, cert = (folder / n for n in ("ca.key", "ca.crt", "broker.key",
+                                                        "broker.csr", "broker.crt"))
+    ext = folder / "san.cnf"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+    for step in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=club CA",
+         "-keyout", str(ca_key), "-out", str(ca)],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", str(key),
+         "-out", str(csr)],
+        ["x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key),
+         "-CAcreateserial", "-days", "2", "-extfile", str(ext), "-out", str(cert)],
+    ):
+        subprocess.run([openssl, *step], check=True, capture_output=True, timeout=60)
+    return ca, cert, key
+
+
+def test_a_board_publishes_over_mqtts_with_the_clubs_ca(boards: list, tmp_path: Path) -> None:
+    need("mosquitto")
+    ca, cert, key = _certificates(tmp_path / "tls")
+    broker = Broker(tmp_path / "broker", ("b1",), tls=(cert, key))
+    broker.start()
+    try:
+        watcher = Watcher(broker.settings("relay"), STATE_B1)
+        board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian",
+                             url=broker.tls_url(), ca_file=ca)
+        boards.append(board)
+        board.feed(quiet_events(_opening("brazilian", 2)))
+        assert board.finish() == 0, board.log()
+        assert watcher.wait_for(lambda _m: any(len(s["moves"]) == 2 for s in _states(watcher)))
+        watcher.close()
+        stranger = tmp_path / "other-ca"  # a CA that did not sign the broker's certificate
+        other_ca, _, _ = _certificates(stranger)
+        refused = BoardProcess(tmp_path / "b1-wrong-ca", broker, "b1", "brazilian",
+                               url=broker.tls_url(), ca_file=other_ca)
+        boards.append(refused)
+        refused.feed(quiet_events(_opening("brazilian", 1)))
+        refused.finish()
+        assert "broadcast: cannot connect to mqtts://127.0.0.1" in refused.log()
+        assert "messages kept in the outbox for next time" in refused.log()
+    finally:
+        broker.stop()
