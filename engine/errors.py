@@ -48,5 +48,5 @@ def shown(text: str, limit: int = 40) -> str:
 def square_out_of_range(square: int, count: int) -> EngineError:
     """The error for a square number outside 1..`count`. A number of thousands
     of digits is not printed (`str()` of it raises: Python's int-string limit)."""
-    what = f"square {square}" if -10**6 < square < 10**6 else "a square number that large"
+    what = f"square {square}" if -10**6 < square < 10**6 else "square that large"
     return EngineError(f"there is no {what}: squares run from 1 to {count}")

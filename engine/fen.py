@@ -82,8 +82,7 @@ def _square(token: str, variant: Variant, where: str) -> int:
         if square is None:
             raise FenError(f"{where}: {shown(token, 12)} is not a dark square of {variant.name}")
         return square
-    digits = token.lstrip("0") or "0"
-    number = int(digits) if len(digits) <= _MAX_DIGITS else None  # int() refuses 4,300+ digits
+    number = int(token) if len(token) <= _MAX_DIGITS else None  # int() refuses 4,300+ digits
     if number is None or not 1 <= number <= variant.num_squares:
         shown_number = number if number is not None else shown(token, 12)
         raise FenError(

@@ -114,11 +114,10 @@ def _squares(position: Position, raw: str) -> list[int] | None:
         if token in "-x:":
             continue
         if token.isdigit():
-            digits = token.lstrip("0") or "0"
-            if len(digits) > _MAX_DIGITS:
-                raise IllegalMoveError(f"there is no square {shown(token, 12)}", "no-square",
-                                       square=shown(token, 12))
-            number = int(digits)
+            if len(token) > _MAX_DIGITS:
+                raise IllegalMoveError(f"there is no square {cut(token, 12)}", "no-square",
+                                       square=cut(token, 12))
+            number = int(token)
             if not 1 <= number <= variant.num_squares:
                 raise IllegalMoveError(f"there is no square {number}", "no-square",
                                        square=number)
