@@ -59,9 +59,10 @@ def start(variant: Variant, position: Position) -> DrawState:
     return DrawState(0, tuple(_begin(limit, position, held) for limit in variant.endgame_limits))
 
 
-def after_move(variant: Variant, previous: DrawState, after: Position, mover: str,
+def after_move(variant: Variant, previous: DrawState, before: Position, after: Position,
                progress: bool) -> DrawState:
-    """The counts once `mover` has played into `after`; `progress` is a capture or man move."""
+    """The counts once a move has led from `before` to `after`; `progress` is a
+    capture or man move."""
     held = material(after)
     limits = []
     for limit, count in zip(variant.endgame_limits, previous.limits, strict=True):
@@ -69,7 +70,7 @@ def after_move(variant: Variant, previous: DrawState, after: Position, mover: st
         if key is None:
             limits.append(None)
         elif count is not None and count.key == key:
-            limits.append(_counted(limit, count, after, held, mover))
+            limits.append(_counted(limit, count, before, after))
         else:
             limits.append(_begin(limit, after, held))
     return DrawState(0 if progress else previous.no_progress + 1, tuple(limits))
@@ -133,14 +134,15 @@ def _begin(limit: EndgameLimit, position: Position, held: Material) -> LimitCoun
     return LimitCount(key, 0, 0)
 
 
-def _counted(limit: EndgameLimit, count: LimitCount, after: Position, held: Material,
-             mover: str) -> LimitCount:
-    """`count` with `mover`'s move added, if this limit counts it: under "the
-    stronger side's Nth move" only a move after which the mover holds the
-    stronger material counts (and, for 7.2.7, leaves the lone king alone on
-    the long diagonal)."""
+def _counted(limit: EndgameLimit, count: LimitCount, before: Position,
+             after: Position) -> LimitCount:
+    """`count` with the move from `before` to `after` added, if this limit counts
+    it: under "the stronger side's Nth move" only a move made by the side that
+    held the stronger material counts (and, for 7.2.7, only one that leaves
+    the lone king alone on the long diagonal)."""
+    mover = before.turn
     if limit.counting != EACH and (
-        mover not in _stronger(limit, held)
+        mover not in _stronger(limit, material(before))
         or limit.long_diagonal == LONE_KING_HOLDS and not _lone_king_holds_long_diagonal(after,
                                                                                          mover)
     ):

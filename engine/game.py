@@ -112,7 +112,7 @@ class Game:
         self.positions.append(after)
         self.position = after
         self._repetitions[after.key] += 1
-        self._draws.append(draws.after_move(self.variant, self._draws[-1], after, before.turn,
+        self._draws.append(draws.after_move(self.variant, self._draws[-1], before, after,
                                             move.is_capture or man_moved))
 
     def pop(self) -> Move:

@@ -35,6 +35,10 @@ def lone_king_holds_diagonal_after(game: Game, move: Move) -> bool:
         game.pop()
 
 
+def off_diagonal(game: Game, move: Move) -> bool:
+    return not lone_king_holds_diagonal_after(game, move)
+
+
 def assert_draw_falls_due_at(game: Game, ply: int, reason: str, rule: str | None) -> None:
     """The walked game is drawn at exactly `ply` by `rule`, and was not one ply before."""
     outcome = game.outcome()
@@ -85,6 +89,17 @@ def test_7_2_8_starts_when_a_capture_reaches_its_material() -> None:
     assert_draw_falls_due_at(game, 11, "endgame-limit", "7.2.8")
 
 
+def test_7_2_8_goes_on_when_the_lone_king_takes_the_man_and_counts_its_moves_from_then() -> None:
+    # King and man v king, Black to move: Black's king takes the man (ply 1), leaving
+    # king v king. The count goes on (same rule); White's 5th move is ply 10. Black's
+    # capture was made as the weaker side, so its own 5th move would only be ply 11.
+    game = Game.from_fen("B:WKc1,d4:BKe5", RUSSIAN)
+    game.push_text("e5xa1")
+    assert game.draw_counters()["endgame-limit"] == 9
+    quiet_walk(game, 20)
+    assert_draw_falls_due_at(game, 10, "endgame-limit", "7.2.8")
+
+
 def test_a_win_on_the_move_a_limit_falls_due_is_a_win() -> None:
     # White's 5th move (ply 9) is when 7.2.8 falls due; it takes the king.
     game = Game.from_fen("W:WKc1,Ke1:BKh8", RUSSIAN)
@@ -130,19 +145,11 @@ def test_7_2_7_does_not_count_while_the_lone_king_is_off_the_diagonal() -> None:
     # The same material with Black's king kept off the diagonal: 7.2.4 decides.
     game = Game.from_fen("W:WKc1,Ke1,Kg1:BKa7", RUSSIAN)
     assert game.draw_counters()["endgame-limit"] == 29
-
-    def off(game: Game, move: Move) -> bool:
-        return not lone_king_holds_diagonal_after(game, move)
-
-    quiet_walk(game, 35, allowed=off)
+    quiet_walk(game, 35, allowed=off_diagonal)
     assert_draw_falls_due_at(game, 29, "endgame-limit", "7.2.4")
 
 
 # ------------------------------------------------------------------ 7.2.4
-def off_diagonal(game: Game, move: Move) -> bool:
-    return not lone_king_holds_diagonal_after(game, move)
-
-
 @pytest.mark.parametrize(
     ("fen", "ply"),
     [
