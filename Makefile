@@ -34,10 +34,11 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 # Benchmarks run in their own environment: pydraughts (the peer we compare
-# against) is installed there only, never as a dependency of the product.
+# against) and aiomqtt (the MQTT client we did not choose, measured beside
+# paho-mqtt) are installed there only, never as dependencies of the product.
 $(BENCH_VENV)/bin/python: pyproject.toml
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7 aiomqtt==2.5.1
 	touch $@
 
 bench: $(BENCH_VENV)/bin/python

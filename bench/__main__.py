@@ -36,8 +36,10 @@ MODULES: dict[str, str] = {
     "hardware": "bench.hardware_bench",
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
+    "pdn": "bench.pdn_bench",
     "startup": "bench.startup_bench",
     "web": "bench.web_bench",
+    "broadcast": "bench.broadcast_bench",
 }
 
 
@@ -50,7 +52,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name == "engine":
+    if name in ("engine", "pdn", "broadcast"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)

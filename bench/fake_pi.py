@@ -9,6 +9,7 @@ scanner and pixel code. For the start-up benchmark; never for play.
 from __future__ import annotations
 
 import sys
+import time
 import types
 
 from hardware.fakes import FakeBoardPins, FakeGPIO, FakeNeopixelModule
@@ -17,7 +18,7 @@ from hardware.layout import standard_layout
 
 def install(size: int = 8) -> FakeGPIO:
     layout = standard_layout(size)
-    gpio = FakeGPIO(layout)
+    gpio = FakeGPIO(layout, clock=time.perf_counter)  # columns recharge in real time
     men = layout.squares // 2 - layout.columns
     gpio.set_squares(
         list(range(1, men + 1)) + list(range(layout.squares - men + 1, layout.squares + 1))

@@ -1,8 +1,9 @@
 """The update bus: every change in a live game, pushed to whoever listens.
 
 Why a bus and not calls: the session should not know who watches it. The web
-page's sockets and the status file (host/status.py) listen today; an MQTT
-publisher or a computer opponent would subscribe the same way. Each update says *what* changed
+page's sockets, the status file (host/status.py) and the club's MQTT publisher
+(host/broadcast/board.py) listen; a computer opponent would subscribe the same
+way. Each update says *what* changed
 (`kind`) and carries the facts of the change (`data`, plain JSON-able values);
 a listener that needs the whole picture reads it from the session.
 
@@ -31,6 +32,7 @@ KINDS = (
     "notice",  # recogniser notices: crown, illegal-board, board-ok, capture-mandatory...
     "settings",  # hint level or language changed: {"hints", "language"}
     "device",  # the board itself: {"event": "disconnected" | "reconnected"}
+    "tags",  # the game's players, event, round (a club's pairings): {"tags": {PDN tag: value}}
 )
 
 

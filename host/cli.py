@@ -26,6 +26,9 @@ COMMAND_MODULES = (
     "host.commands.config",
     "host.commands.status",
     "host.commands.service",
+    "host.commands.relay",
+    "host.commands.pairings",
+    "host.commands.broker_config",
 )
 
 

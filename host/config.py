@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from host.errors import UserError
 
@@ -102,6 +104,31 @@ class Config:
     # the board's page (host/web): where it is served, and the token controls need
     listen: str = "127.0.0.1:8080"
     token: str | None = None
+    # broadcast (docs/broadcast.md): all None/default = no broker, nothing published
+    broker: str | None = None
+    board_id: str | None = None
+    broker_username: str | None = None
+    broker_password_file: Path | None = None
+    broker_ca_file: Path | None = None
+    broker_keepalive: int = 15
+    broker_outbox: Path | None = None
+
+    @property
+    def broadcast(self) -> BroadcastConfig | None:
+        """Where this board publishes, or None when no broker is set."""
+        if self.broker is None or self.board_id is None:
+            return None
+        return BroadcastConfig(
+            broker=self.broker,
+            board_id=self.board_id,
+            username=self.broker_username
+            or (self.board_id if self.broker_password_file else None),
+            password_file=self.broker_password_file,
+            ca_file=self.broker_ca_file,
+            keepalive=self.broker_keepalive,
+            outbox=self.broker_outbox
+            or self.journal.with_name(self.journal.stem + ".outbox.jsonl"),
+        )
 
     @property
     def status_file(self) -> Path:
@@ -407,6 +434,113 @@ SETTINGS: tuple[Setting, ...] = (
         '"correct-horse-9"',
     ),
 )
+
+
+# -- broadcast: publishing this board's games to a club's MQTT broker ----------------------
+#
+# A separate block on purpose: with no `broker` nothing here is used, and the MQTT
+# client itself (host/broadcast/) is imported only when one is set. The password is a
+# file, never a setting, so it is not shown by `draughtsboard config` nor on a
+# command line.
+
+BOARD_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}"
+
+
+def check_broker_url(url: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of `mqtt://host[:port]` or `mqtts://host[:port]`, else UserError."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (scheme not in ("mqtt", "mqtts") or not parts.hostname or port == -1
+            or parts.path not in ("", "/")):
+        raise UserError(f"broker must look like mqtt://host:1883 or mqtts://host:8883, not {url!r}")
+    return scheme, parts.hostname, port or (8883 if scheme == "mqtts" else 1883)
+
+
+def check_board_id(value: object) -> str:
+    if not isinstance(value, str) or not re.fullmatch(BOARD_ID_PATTERN, value):
+        raise UserError(
+            "board_id must be 1-32 letters, digits, '-' or '_' (it names MQTT topics), "
+            f"not {value!r}"
+        )
+    return value
+
+
+class BrokerUrl(Kind):
+    allowed = 'mqtt://host[:port] or mqtts://host[:port], or "" for none'
+    metavar = "URL"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        if value == "":
+            return None
+        if isinstance(value, str):
+            try:
+                check_broker_url(value)
+                return value
+            except UserError:
+                pass
+        raise Invalid(f"must be {self.allowed}")
+
+
+class BoardId(Kind):
+    allowed = "1-32 letters, digits, '-' or '_' (it names the board's MQTT topics)"
+    metavar = "ID"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        try:
+            return check_board_id(value)
+        except UserError:
+            raise Invalid(f"must be {self.allowed}") from None
+
+
+class Text(Kind):
+    allowed = 'a text, or "" for none'
+    metavar = "TEXT"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        if isinstance(value, str):
+            return value or None
+        raise Invalid(f"must be {self.allowed}")
+
+
+BROADCAST_SETTINGS: tuple[Setting, ...] = (
+    Setting("broker", BrokerUrl(),
+            "publish this board's games to a club's MQTT broker (docs/broadcast.md)",
+            '"mqtt://clube.local:1883"'),
+    Setting("board_id", BoardId(), "this board's name on the broker (needed with broker)",
+            '"b7"'),
+    Setting("broker_username", Text(),
+            "user at the broker (default with a password file: the board id)", '"b7"'),
+    Setting("broker_password_file", PathValue(optional=True),
+            "file holding the broker password (draughtsboard broker-config writes it)",
+            '"broker-password"'),
+    Setting("broker_ca_file", PathValue(optional=True),
+            "CA certificate that signed an mqtts:// broker's certificate", '"ca.crt"'),
+    Setting("broker_keepalive", Number(1, 600, integer=True, unit=" seconds"),
+            "the broker shows the board offline after 1.5 times this silence", "15"),
+    Setting("broker_outbox", PathValue(optional=True),
+            "messages not yet acknowledged by the broker (default: beside the journal)",
+            '"journal.outbox.jsonl"'),
+)
+SETTINGS = (*SETTINGS, *BROADCAST_SETTINGS)
+
+
+@dataclass(frozen=True)
+class BroadcastConfig:
+    """The broadcast settings in force, as the publisher needs them (`Config.broadcast`)."""
+
+    broker: str
+    board_id: str
+    username: str | None = None
+    password_file: Path | None = None
+    ca_file: Path | None = None
+    keepalive: int = 15
+    outbox: Path | None = None
+
+
 SETTING_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 ALIASES = {"colors": "colours"}
 FLAGS = "command line"
@@ -525,6 +659,8 @@ def cross_check(config: Config, source: str) -> list[ConfigError]:
     from engine import get_variant
     from hardware.layout import LayoutError, load_layout
 
+    if config.broker is not None and config.board_id is None:
+        return [ConfigError(source, None, None, "board_id is needed when broker is set")]
     if config.layout is None:
         return []
     try:
@@ -644,6 +780,12 @@ def _default_text(setting: Setting) -> str:
         "colours": lambda: "Okabe-Ito (below)",
         "log_file": lambda: "none",
         "token": lambda: "none",
+        "broker": lambda: "none",
+        "board_id": lambda: "none",
+        "broker_username": lambda: "none",
+        "broker_password_file": lambda: "none",
+        "broker_ca_file": lambda: "none",
+        "broker_outbox": lambda: "JOURNAL.outbox.jsonl",
     }
     if setting.key in defaults:
         return defaults[setting.key]()

@@ -9,6 +9,7 @@ one, or was set aside for another variant.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from engine import Game, Position, get_variant
@@ -53,8 +54,9 @@ def resumable_game(config: Config) -> Game | None:
     return rebuild(record)
 
 
-def pdn_text(record: JournalGame, result: str) -> str:
-    """The journal's game as PDN, with `result` (`*` while it goes on)."""
+def pdn_text(record: JournalGame, result: str, tags: Mapping[str, str] | None = None) -> str:
+    """The journal's game as PDN, with `result` (`*` while it goes on); `tags` add to or
+    replace the board's own (players, event and round from a club's pairings)."""
     variant = get_variant(record.variant)
     start = Position.from_fen(record.start_fen, variant)
     start_fen = None if start.fen() == variant.initial_position().fen() else record.start_fen
@@ -62,14 +64,17 @@ def pdn_text(record: JournalGame, result: str) -> str:
         "Event": "draughtsboard",
         "Site": "draughtsboard",
         "Date": record.started[:10].replace("-", "."),
+        **(tags or {}),
     }
     return write_game(variant, tags, list(rebuild(record).moves), result, start_fen)
 
 
-def save_game(record: JournalGame, result: str, games_dir: Path) -> Path | None:
+def save_game(
+    record: JournalGame, result: str, games_dir: Path, tags: Mapping[str, str] | None = None
+) -> Path | None:
     """Write the game's PDN to the games folder (a game is never lost); None if it cannot
     be written (said on stderr: the game goes on)."""
-    text = pdn_text(record, result)
+    text = pdn_text(record, result, tags)
     try:
         return write_pdn(games_dir, pdn_stem(record.started, record.variant), text)
     except OSError as error:

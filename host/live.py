@@ -308,7 +308,7 @@ class Runtime:
         if board.simulated:
             self.tracker.reset(position_pieces(position))
             occupied = board.set_up(position.occupied())
-        else:
+        else:  # a real board is never reopened here (same size only): its scans are settled
             _, occupied = board.poll()
         self.session.new_game(now, variant, occupied, start)
 

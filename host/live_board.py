@@ -75,6 +75,13 @@ class LiveBoard:
         snapshot = self.board.poll()
         return snapshot.time, self.squares.occupied(snapshot.occupied)
 
+    def settle(self) -> tuple[float, frozenset[int]]:
+        """The first reading of a board just opened (`Board.settle`): the debouncer starts
+        from an empty board, so a plain first `poll` would show every piece lifted and a
+        resumed game flashing "wrong". Once scanning runs, `poll` is right."""
+        snapshot = self.board.settle()
+        return snapshot.time, self.squares.occupied(snapshot.occupied)
+
     def show(self, frame: Mapping[int, Colour]) -> None:
         """Light an LED frame given in the variant's squares."""
         self.board.show(self.squares.frame(frame))

@@ -6,8 +6,8 @@ power cut can never lose a move anyone has heard about. Board commands with a
 spare piece (host/gestures.py) are read from the same snapshots and carried
 out by the same methods as typed commands and the page's controls. Every
 change is also published on the session's update bus (`subscribe`), which the
-web page and the status file listen to (later an MQTT publisher or a computer
-opponent).
+web page, the status file and the club's MQTT publisher (host/broadcast) listen
+to (later a computer opponent).
 
 The session reads no clock and does no I/O of its own beyond the journal: the
 live runtime (`host.live`) feeds it snapshots and commands on the real clock,
@@ -86,6 +86,9 @@ class Session:
         self.recent: deque[Announcement] = deque(maxlen=RECENT)
         self.announced = 0
         announcer.subscribe(self._announced)
+        #: PDN tags for the saved game beyond the board's own (players, event, round from a
+        #: club's pairings, host/broadcast); set with `set_tags`
+        self.game_tags: dict[str, str] = {}
         record = self.journal.read() if resume and start is None else None
         if record is not None and not record.finished and record.variant != config.variant:
             record = self._set_aside(record) if insist_variant else record
@@ -169,7 +172,7 @@ class Session:
         record = self.journal.read()
         if record is None:
             raise UserError("there is no game in the journal")
-        return pdn_text(record, record.result or "*")
+        return pdn_text(record, record.result or "*", self.game_tags)
 
     # -- input -----------------------------------------------------------------
 
@@ -278,6 +281,13 @@ class Session:
         self.announcer.announce("resign", side=side)
         self._handle(self.recogniser.finish(now, "B" if side == "W" else "W", "resignation"))
 
+    def set_tags(self, tags: dict[str, str]) -> None:
+        """The game's players (and event, round) as a club's pairings name them: saved in its
+        PDN and shown to watchers. Empty when the game has no assignment."""
+        if tags != self.game_tags:
+            self.game_tags = dict(tags)
+            self.bus.publish("tags", self._clock, tags=dict(tags))
+
     def board_event(self, kind: str) -> None:
         if kind in ("disconnected", "reconnected"):
             self.bus.publish("device", self._clock, event=kind)
@@ -340,7 +350,9 @@ class Session:
     def _save(self, result: str) -> Path | None:
         """Write the journal's game to the games folder."""
         record = self.journal.read()
-        return None if record is None else save_game(record, result, self.config.games_dir)
+        if record is None:
+            return None
+        return save_game(record, result, self.config.games_dir, self.game_tags)
 
     def _new_game(self) -> None:
         record = self.journal.read()

@@ -2,7 +2,7 @@
 
 A developer's machine may have only Python and make; `.ci/run` installs the
 tools with apt and sets `DRAUGHTSBOARD_REQUIRE` (comma-separated names, e.g.
-`espeak-ng,systemd-analyze,chromium`), which turns those skips into failures
+`espeak-ng,systemd-analyze,chromium,mosquitto`), which turns those skips into failures
 so CI never passes by skipping.
 """
 
@@ -30,9 +30,16 @@ def need_tool(tool: str, available: bool, why: str) -> None:
     pytest.skip(f"{tool}: {why}")
 
 
+def find(program: str) -> str | None:
+    """`shutil.which`, also looking in the sbin folders a non-root PATH may lack
+    (Debian puts mosquitto in /usr/sbin)."""
+    path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin:/usr/local/sbin:/sbin"
+    return shutil.which(program, path=path)
+
+
 def need(program: str) -> str:
     """The program's path; skips the test if it is missing (fails if it is required)."""
-    path = shutil.which(program)
+    path = find(program)
     need_tool(program, path is not None, "is not installed")
     assert path is not None
     return path

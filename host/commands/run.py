@@ -6,18 +6,20 @@ served alongside (`--listen`, docs/web.md); typed commands (takeback, new,
 resign, draw, quit, or their Portuguese words) are read only when standard
 input is a terminal, so a service keeps running. `--events FILE` drives the
 session from a recorded stream instead of a board (tests, demos, bug
-reports) on a simulated clock.
+reports) on a simulated clock. With a club's broker set (`broker`,
+docs/broadcast.md) either one publishes its game as it goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING
 
 from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
@@ -31,12 +33,17 @@ from host.speech import VOICES, Speaker
 from host.stream import run_stream
 
 if TYPE_CHECKING:
+    from host.broadcast.board import HandOver
     from host.live import Runtime
     from host.web.address import Listen
 
 log = logging.getLogger(__name__)
 #: seconds between status-file refreshes while nothing happens (chatter still counts)
 STATUS_EVERY = 1.0
+#: seconds a board waits at exit for the broker to acknowledge what it published
+FLUSH_AT_EXIT = 10.0
+#: seconds a recorded replay waits for the broker before it starts
+READY_WAIT = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -76,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             session = Session(
                 config, announcer, resume=not args.new, insist_variant=explicit, start=start
             )
-            _stream(session, args.events)
+            _stream(session, config, args.events)
             return 0
         return asyncio.run(_live(config, announcer, args, speaker, start, problems, explicit))
     finally:
@@ -84,16 +91,18 @@ def run(args: argparse.Namespace) -> int:
             speaker.close()
 
 
-def _stream(session: Session, events: str) -> None:
+def _stream(session: Session, config: Config, events: str) -> None:
+    """Drive the session from a recorded stream (a file, or `-` for standard input), and
+    publish its game to the club's broker if one is set."""
     if events == "-":
-        run_stream(session, sys.stdin)
-        return
-    try:
-        handle = open(events, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise UserError(f"cannot read {events}: {error.strerror}") from None
-    with handle:
-        run_stream(session, handle)
+        source: contextlib.AbstractContextManager[IO[str]] = contextlib.nullcontext(sys.stdin)
+    else:
+        try:
+            source = open(events, encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            raise UserError(f"cannot read {events}: {error.strerror}") from None
+    with source as lines, _broadcasting(session, config, replay=True):
+        run_stream(session, lines)
 
 
 def _start_position(config: Config, fen: str | None) -> Position | None:
@@ -103,6 +112,32 @@ def _start_position(config: Config, fen: str | None) -> Position | None:
         return Position.from_fen(fen, get_variant(config.variant))
     except FenError as error:
         raise UserError(f"bad --fen: {error}") from None
+
+
+@contextlib.contextmanager
+def _broadcasting(
+    session: Session, config: Config, *, replay: bool = False, hand_over: HandOver | None = None
+) -> Iterator[None]:
+    """Publish the session's games while the block runs (nothing at all without a broker).
+    A recorded replay first waits briefly for the broker and the board's assignment, so
+    its game goes out whole and with the players' names. `hand_over`: how the publisher's
+    thread reaches the session's (the live runtime's loop)."""
+    broadcast = config.broadcast
+    if broadcast is None:
+        yield
+        return
+    from host.broadcast.board import attach
+
+    publisher = attach(session, broadcast, hand_over=hand_over)
+    reached = replay and publisher.wait_ready(READY_WAIT)
+    if replay and not reached:
+        log.warning("broadcast: no broker after %.0f s; replaying anyway "
+                    "(moves are kept in the outbox)", READY_WAIT)
+    try:
+        yield
+    finally:
+        # a replay whose broker answered waits for it to take everything
+        publisher.close(timeout=FLUSH_AT_EXIT, wait_for_broker=reached)
 
 
 async def _live(
@@ -132,8 +167,8 @@ async def _live(
         if board.simulated:  # the pieces stand ready: as the game stands, or set up
             position = start or (resumed.position if resumed else variant.initial_position())
             occupied = board.set_up(position.occupied())
-        else:
-            _, occupied = board.poll()
+        else:  # the first poll() reads an empty board: resume from a settled one
+            _, occupied = board.settle()
         session = Session(
             config,
             announcer,
@@ -149,12 +184,18 @@ async def _live(
         runtime.subscribe(status.listener(session, board))
         runtime.every(STATUS_EVERY, lambda: status.update(session, board=board))
         status.update(session, board=board, force=True)
-        if listen is not None:
-            await _serve_page(runtime, listen, token, open_page=args.open)
-        log.info("ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name)
-        if sys.stdin is not None and sys.stdin.isatty():
-            print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
-        await runtime.run()
+        # The club's broker, if set, follows the game on the bus; the publisher stops
+        # once the runtime has (LEDs already dark), waiting briefly for the broker.
+        hand_over = asyncio.get_running_loop().call_soon_threadsafe
+        with _broadcasting(session, config, hand_over=hand_over):
+            if listen is not None:
+                await _serve_page(runtime, listen, token, open_page=args.open)
+            log.info(
+                "ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name
+            )
+            if sys.stdin is not None and sys.stdin.isatty():
+                print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
+            await runtime.run()
     finally:
         board.close()
         if session is not None:

@@ -187,6 +187,13 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "computer_level": ("2", 2),
         "listen": ("0.0.0.0:9090", "0.0.0.0:9090"),
         "token": ("correct-horse-9", "correct-horse-9"),
+        "broker": ("mqtts://club.local:8883", "mqtts://club.local:8883"),
+        "board_id": ("mesa-7", "mesa-7"),
+        "broker_username": ("arbiter", "arbiter"),
+        "broker_password_file": (str(tmp_path / "pw"), tmp_path / "pw"),
+        "broker_ca_file": (str(tmp_path / "ca.crt"), tmp_path / "ca.crt"),
+        "broker_keepalive": ("30", 30),
+        "broker_outbox": (str(tmp_path / "out.jsonl"), tmp_path / "out.jsonl"),
     }
     assert set(values) == {s.key for s in SETTINGS}
     for setting in SETTINGS:
