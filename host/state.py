@@ -1,8 +1,9 @@
 """The whole state of a live game as plain JSON: what every watcher reads.
 
-One function, so the web page, `GET /api/state`, and later a status file or
-an MQTT publisher all describe the game the same way. Squares are the
-variant's own numbering; LED roles are exactly those of `replay --leds`.
+One function, so the web page's sockets and `GET /api/state` describe the
+game the same way (the club's MQTT messages have their own, smaller form:
+host/broadcast/snapshot.py). Squares are the variant's own numbering; LED
+roles are exactly those of `replay --leds`.
 The first keys are the contract the page and the checks rely on
 (docs/web.md); the rest help draw the board.
 """
@@ -66,4 +67,7 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "hints": session.hint_level,
         "language": language,
         "correcting": rec.correcting,
+        # PDN tags a club's pairings give the game (host/broadcast): "White", "Black",
+        # "Event", "Round"; {} without them
+        "tags": dict(session.game_tags),
     }

@@ -134,6 +134,15 @@
 
   function renderStatus(lang) {
     const over = state.outcome;
+    // The players, event and round a club's pairings give the game (docs/broadcast.md).
+    const tags = state.tags || {};
+    const names = tags.White || tags.Black
+      ? say(lang, "white") + ": " + (tags.White || "?") + " · " +
+        say(lang, "black") + ": " + (tags.Black || "?")
+      : "";
+    const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
+    $("players-line").textContent = [names, round].filter(Boolean).join(" — ");
+    $("players-line").hidden = !names && !round;
     $("turn-dot").className = "dot " + (state.turn === "W" ? "white" : "black");
     $("turn-text").textContent = say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] });
     $("turn").hidden = Boolean(over);
