@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import time
@@ -12,7 +13,7 @@ import pytest
 
 from tests.broadcast.broker import Broker
 from tests.paths import REPO
-from tests.tools import need, required
+from tests.tools import need, need_tool
 
 BOARDS = ("b1", "b2", "b3", "b4")
 
@@ -20,12 +21,8 @@ BOARDS = ("b1", "b2", "b3", "b4")
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
     need("mosquitto")
-    try:
-        import paho.mqtt.client  # noqa: F401
-    except ModuleNotFoundError:
-        if "mosquitto" in required():
-            pytest.fail("paho-mqtt is not installed (pip install -e '.[dev]')")
-        pytest.skip("paho-mqtt is not installed")
+    need_tool("mosquitto", importlib.util.find_spec("paho") is not None,
+              "paho-mqtt is not installed (pip install -e '.[dev]')")
     running = Broker(tmp_path / "broker", BOARDS)
     running.start()
     try:
