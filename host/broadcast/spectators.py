@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from host.errors import UserError
+from host.web import address
 
 STATIC_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 #: a spectator who falls this many updates behind is disconnected (its page reconnects)
@@ -38,11 +39,14 @@ HEARTBEAT = 15.0
 _FILE = re.compile(r"^/((?:round-[A-Za-z0-9._-]+)|unpaired)/((?:games|board-[A-Za-z0-9_-]+)\.pdn)$")
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise UserError(f"--listen must be HOST:PORT, e.g. 0.0.0.0:8080, not {text!r}")
-    return host.strip("[]") or "0.0.0.0", int(port)
+def parse_listen(text: str) -> tuple[str, int] | None:
+    """The relay's `--listen`, read as the board's page reads its own
+    (`host.web.address.parse_listen`: an IP address or localhost, or `off` for none);
+    `:PORT` is short for every interface."""
+    if text.strip().startswith(":"):
+        text = "0.0.0.0" + text.strip()
+    listen = address.parse_listen(text)
+    return None if listen is None else (listen.host, listen.port)
 
 
 class SpectatorServer:

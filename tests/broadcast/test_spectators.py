@@ -70,5 +70,6 @@ def test_changes_are_pushed_to_every_open_page(server: SpectatorServer) -> None:
 def test_listen_is_checked() -> None:
     assert parse_listen("0.0.0.0:8080") == ("0.0.0.0", 8080)
     assert parse_listen(":8080") == ("0.0.0.0", 8080)
+    assert parse_listen("off") is None
     with pytest.raises(UserError, match="HOST:PORT"):
         parse_listen("8080x")
