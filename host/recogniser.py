@@ -170,6 +170,16 @@ class Recogniser:
         self._evaluate(now, [])
         return events
 
+    def set_hint_level(self, now: float, level: str) -> list[Event]:
+        """Show more or less help from now on; the current frame is redrawn at once."""
+        self.hint_level = level
+        events: list[Event] = []
+        if self.correcting and self._state[0] not in ("expected", "progress"):
+            self._show(self._correction_hint())
+        else:
+            self._evaluate(now, events)
+        return events
+
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.game import Game
 from engine.position import Move, Position
-from engine.search.draws import DrawState
+from engine.search.draws import LineDraws
 from engine.search.searcher import (
     MATE,
     MATE_BOUND,
@@ -41,11 +41,13 @@ class Analysis:
 
 
 def root_from_position(position: Position) -> RootState:
-    return RootState(position.white, position.black, position.kings, position.turn == WHITE)
+    """A position as a game set up there: no history, every endgame count starting."""
+    return RootState(position.white, position.black, position.kings, position.turn == WHITE,
+                     limits=LineDraws(position.variant).at_position(position))
 
 
 def root_from_game(game: Game) -> RootState:
-    """The game's position with the earlier positions that may still repeat and its counters."""
+    """The game's position with the earlier positions that may still repeat and its counts."""
     position = game.position
     keys = keys_for(max(game.variant.square_to_bit) + 1)
     repeatable: list[int] = []
@@ -56,9 +58,9 @@ def root_from_game(game: Game) -> RootState:
             break  # nothing before a capture or a man's move can come back
         repeatable.append(keys.hash(before.white, before.black, before.kings,
                                     before.turn == WHITE))
-    draws = DrawState.from_game(game)
+    no_progress, limits = LineDraws(game.variant).at_start(game)
     return RootState(position.white, position.black, position.kings, position.turn == WHITE,
-                     tuple(repeatable), draws.no_progress, draws.limit_left)
+                     tuple(repeatable), no_progress, limits)
 
 
 def to_public(position: Position, raw: RawMove) -> Move:

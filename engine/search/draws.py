@@ -1,67 +1,87 @@
-"""The draw rules inside the search: repetition, no progress, endgame limits.
+"""The draw rules inside the search: the endgame-limit counts along each line.
 
-Why: the rules end a game as drawn by counters (`engine.game.Game` keeps
-them); a search that ignored them would play on for a win the rules have
-already taken away, or walk out of a draw it should take. `DrawState` is the
-root's counters, read from a `Game` through its public API; `DrawRules`
-advances them along a line of the search exactly as `Game` does after a move:
-the no-progress count restarts on any capture or man move, an endgame
-limit's count starts when the material first matches it and restarts
-whenever the material changes (a capture or a crowning).
+Why: the rules end a game as drawn by counts (`engine.draws`, kept by
+`engine.game.Game`); a search that ignored them would play on for a win the
+rules have already taken away, or walk out of a draw it should take. The
+counts are advanced here with the engine's own `engine.draws` functions, so
+the search and the referee never disagree about when a limit falls due.
+Repetition and the no-progress count are cheaper and kept by the searcher
+itself (a set of keys, a ply counter).
+
+`LineDraws.after` is called for every move searched, so it is kept cheap:
+while no count runs and more pieces are on the board than any limit of the
+variant concerns, nothing is computed and the state stays None.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from engine.game import ENDGAME_LIMIT, NO_PROGRESS, Game, _matching_limit
+from engine import draws
+from engine.game import Game
 from engine.position import Position
 from engine.variant import BLACK, WHITE, Variant
 
-NOT_RUNNING = 1 << 30  # plies left on a counter that is not counting
+# The state carried along a line: None while no endgame count runs, else the
+# engine's own `draws.DrawState` (its no-progress field is not read here).
+Limits = draws.DrawState | None
 
 
-@dataclass(frozen=True)
-class DrawState:
-    """Counters at the root: plies since progress, plies left on the endgame limit."""
-
-    no_progress: int = 0
-    limit_left: int = NOT_RUNNING
-
-    @classmethod
-    def from_game(cls, game: Game) -> DrawState:
-        counters = game.draw_counters()
-        no_progress_left = counters[NO_PROGRESS]
-        limit_left = counters[ENDGAME_LIMIT]
-        rule = game.variant.no_progress_moves
-        return cls(
-            no_progress=2 * rule - no_progress_left if no_progress_left is not None else 0,
-            limit_left=limit_left if limit_left is not None else NOT_RUNNING,
-        )
-
-
-class DrawRules:
-    """The counters' arithmetic for one variant, on bitboards."""
+class LineDraws:
+    """The endgame-limit arithmetic of one variant, on the search's bitboards."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self.no_progress_limit = 2 * variant.no_progress_moves if variant.no_progress_moves \
-            else NOT_RUNNING
+        self.no_progress_limit = (2 * variant.no_progress_moves if variant.no_progress_moves
+                                  else 1 << 30)
         self.has_limits = bool(variant.endgame_limits)
-        # The Forcada's count starts only once a king stands on the long diagonal,
-        # so it is checked after every ply while no limit is running.
-        self.recheck_every_ply = any(limit.long_diagonal for limit in variant.endgame_limits)
+        self.idle = draws.DrawState(0, (None,) * len(variant.endgame_limits))
+        # No count can start with more pieces on the board than this.
+        self.most_pieces = max((_most_pieces(limit) for limit in variant.endgame_limits),
+                               default=0)
 
-    def limit_after(self, white: int, black: int, kings: int, white_to_move: bool,
-                    material_changed: bool, limit_left: int) -> int:
-        """Plies left on the endgame limit after a move, NOT_RUNNING if none applies."""
+    # ---------------------------------------------------------------- roots
+    def at_start(self, game: Game) -> tuple[int, Limits]:
+        """(plies since progress, endgame counts) of the game as it stands, replayed
+        from its start with the engine's own rules."""
+        state = draws.start(self.variant, game.positions[0])
+        for before, move, after in zip(game.positions[:-1], game.moves, game.positions[1:],
+                                       strict=True):
+            piece = before.piece_at(move.origin)
+            progress = move.is_capture or piece is None or not piece.king
+            state = draws.after_move(self.variant, state, before, after, progress)
+        return state.no_progress, self._running(state)
+
+    def at_position(self, position: Position) -> Limits:
+        """The counts of a game set up at `position` (a set-up position starts them)."""
         if not self.has_limits:
-            return NOT_RUNNING
-        if not material_changed:
-            if limit_left != NOT_RUNNING:
-                return limit_left - 1
-            if not self.recheck_every_ply:
-                return NOT_RUNNING
-        position = Position(self.variant, white, black, kings, WHITE if white_to_move else BLACK)
-        limit = _matching_limit(self.variant, position)
-        return 2 * limit.moves if limit is not None else NOT_RUNNING
+            return None
+        return self._running(draws.start(self.variant, position))
+
+    # ----------------------------------------------------------------- moves
+    def after(self, limits: Limits, before: tuple[int, int, int, bool],
+              after: tuple[int, int, int, bool], progress: bool) -> Limits:
+        """The counts once a move has led from `before` to `after` (bitboards and
+        White to move), None while none runs."""
+        if limits is None and (after[0] | after[1]).bit_count() > self.most_pieces:
+            return None
+        state = draws.after_move(self.variant, limits or self.idle, self._position(*before),
+                                 self._position(*after), progress)
+        return self._running(state)
+
+    def due(self, limits: Limits, white: int, black: int, kings: int,
+            white_to_move: bool) -> bool:
+        """Whether an endgame limit has fallen due: the game is drawn here."""
+        return limits is not None and draws.limit_due(
+            self.variant, limits, self._position(white, black, kings, white_to_move)) is not None
+
+    def _position(self, white: int, black: int, kings: int, white_to_move: bool) -> Position:
+        return Position(self.variant, white, black, kings, WHITE if white_to_move else BLACK)
+
+    @staticmethod
+    def _running(state: draws.DrawState) -> Limits:
+        return state if any(count is not None for count in state.limits) else None
+
+
+def _most_pieces(limit) -> int:  # engine.variant.EndgameLimit
+    if limit.both_kings_total:
+        return max(limit.both_kings_total)
+    return max(map(sum, limit.strong), default=0) + max(map(sum, limit.weak), default=0)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.movegen import generator_for
-from engine.search.draws import NOT_RUNNING, DrawRules
+from engine.search.draws import Limits, LineDraws
 from engine.search.evaluate import Evaluate, evaluator_for
 from engine.search.table import EXACT, LOWER, UPPER, TranspositionTable
 from engine.search.zobrist import keys_for
@@ -66,8 +66,8 @@ class RootState:
     kings: int
     white_to_move: bool
     history: tuple[int, ...] = ()
-    no_progress: int = 0
-    limit_left: int = NOT_RUNNING
+    no_progress: int = 0  # plies since the last capture or man move
+    limits: Limits = None  # the endgame-limit counts running (engine.draws), None if none
 
 
 @dataclass
@@ -118,7 +118,9 @@ class Searcher:
         self.evaluate = evaluate or evaluator_for(variant)
         self.keys = keys_for(max(variant.square_to_bit) + 1)
         self.table = TranspositionTable(table_bits)
-        self.draws = DrawRules(variant)
+        self.draws = LineDraws(variant)
+        self.has_limits = self.draws.has_limits
+        self.limit_pieces = self.draws.most_pieces
         self.history = [0] * (64 * 64)
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY + 1)]
         self.pv: list[list[RawMove]] = [[] for _ in range(MAX_PLY + 2)]
@@ -219,7 +221,7 @@ class Searcher:
         for number, index in enumerate(order):
             move = moves[index]
             child = self._play(white, black, kings, wtm, key, move, root.no_progress,
-                               root.limit_left)
+                               root.limits)
             floor = best_score - margin - 1 if margin else alpha
             try:
                 if number == 0:
@@ -244,11 +246,12 @@ class Searcher:
         return best_index, best_score, root_scores
 
     # ----------------------------------------------------------------- tree
-    def _play(self, white, black, kings, wtm, key, move, no_progress, limit_left):
+    def _play(self, white, black, kings, wtm, key, move, no_progress, limits):
         """The child position's arguments for `_node` after `move`."""
         origin, destination, captured, king_after = move[0], move[1], move[2], move[3]
         pieces = self.keys.pieces
         was_king = kings >> origin & 1
+        before = (white, black, kings, wtm)
         shift = (1 << origin) ^ (1 << destination)  # 0 when a king's capture ends at home
         if wtm:
             own_man, own_king, opp_man, opp_king = pieces
@@ -270,14 +273,15 @@ class Searcher:
         new_kings = kings & ~(captured | 1 << origin)
         if king_after:
             new_kings |= 1 << destination
-        material_changed = bool(captured) or (king_after and not was_king)
-        no_progress = 0 if captured or not was_king else no_progress + 1
-        if limit_left != NOT_RUNNING or self.draws.has_limits:
-            limit_left = self.draws.limit_after(white, black, new_kings, not wtm,
-                                                material_changed, limit_left)
-        return white, black, new_kings, not wtm, key, no_progress, limit_left
+        progress = bool(captured) or not was_king
+        no_progress = 0 if progress else no_progress + 1
+        if self.has_limits and (limits is not None
+                                or (white | black).bit_count() <= self.limit_pieces):
+            limits = self.draws.after(limits, before, (white, black, new_kings, not wtm),
+                                      progress)
+        return white, black, new_kings, not wtm, key, no_progress, limits
 
-    def _node(self, white, black, kings, wtm, key, no_progress, limit_left, depth, alpha, beta,
+    def _node(self, white, black, kings, wtm, key, no_progress, limits, depth, alpha, beta,
               ply, pv_node, threat=THREAT_PLIES) -> int:
         self.nodes += 1
         if not self.nodes & (CHECK_EVERY - 1) and (
@@ -293,8 +297,9 @@ class Searcher:
         moves = self.legal(own, opp, kings, wtm)
         if not moves:
             return ply - MATE
-        if no_progress >= self.draws.no_progress_limit or limit_left <= 0:
-            return 0
+        if no_progress >= self.draws.no_progress_limit or (
+                limits is not None and self.draws.due(limits, white, black, kings, wtm)):
+            return 0  # the no-progress or an endgame-limit draw
         if ply >= MAX_PLY:
             return self.evaluate(white, black, kings, wtm)
         capture = moves[0][2] != 0
@@ -302,11 +307,11 @@ class Searcher:
             if not capture:
                 if threat and self.has_capture(opp, own, kings, not wtm):
                     return self._threat_node(white, black, kings, wtm, key, no_progress,
-                                             limit_left, moves, alpha, beta, ply, threat - 1)
+                                             limits, moves, alpha, beta, ply, threat - 1)
                 return self.evaluate(white, black, kings, wtm)
             if depth <= self.quiescence_floor:
                 return self.evaluate(white, black, kings, wtm)
-            return self._capture_node(white, black, kings, wtm, key, no_progress, limit_left,
+            return self._capture_node(white, black, kings, wtm, key, no_progress, limits,
                                       moves, depth, alpha, beta, ply, threat)
 
         # Transposition table.
@@ -340,7 +345,7 @@ class Searcher:
         try:
             for number, index in enumerate(order):
                 move = moves[index]
-                child = play(white, black, kings, wtm, key, move, no_progress, limit_left)
+                child = play(white, black, kings, wtm, key, move, no_progress, limits)
                 if number == 0:
                     score = -node(*child, new_depth, -beta, -alpha, ply + 1, pv_node, threat)
                 else:
@@ -408,26 +413,26 @@ class Searcher:
             order.insert(0, tt_index)
         return order
 
-    def _capture_node(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
+    def _capture_node(self, white, black, kings, wtm, key, no_progress, limits, moves,
                       depth, alpha, beta, ply, threat) -> int:
         """Beyond the horizon with a capture pending: every capture is searched (forced),
         the biggest first."""
         order = (sorted(range(len(moves)), key=lambda i: -moves[i][2].bit_count())
                  if len(moves) > 1 else (0,))
-        return self._every_move(white, black, kings, wtm, key, no_progress, limit_left,
+        return self._every_move(white, black, kings, wtm, key, no_progress, limits,
                                 [moves[i] for i in order], depth - 1, alpha, beta, ply, threat)
 
-    def _threat_node(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
+    def _threat_node(self, white, black, kings, wtm, key, no_progress, limits, moves,
                      alpha, beta, ply, threat) -> int:
         """A quiet leaf whose opponent threatens a capture: one more ply of every move.
 
         The static evaluation cannot see the piece about to be lost, nor the shot
         the threat may hide, so the side to move tries each move (no standing pat:
         draughts has no passing) and the capture is resolved in the replies."""
-        return self._every_move(white, black, kings, wtm, key, no_progress, limit_left, moves,
+        return self._every_move(white, black, kings, wtm, key, no_progress, limits, moves,
                                 0, alpha, beta, ply, threat)
 
-    def _every_move(self, white, black, kings, wtm, key, no_progress, limit_left, moves,
+    def _every_move(self, white, black, kings, wtm, key, no_progress, limits, moves,
                     child_depth, alpha, beta, ply, threat) -> int:
         """Plain alpha-beta over `moves` in the given order (no table, no reductions)."""
         best_score = -INFINITY
@@ -437,7 +442,7 @@ class Searcher:
         seen[key] = 1
         try:
             for move in moves:
-                child = play(white, black, kings, wtm, key, move, no_progress, limit_left)
+                child = play(white, black, kings, wtm, key, move, no_progress, limits)
                 score = -node(*child, child_depth, -beta, -alpha, ply + 1, False, threat)
                 if score > best_score:
                     best_score = score

@@ -10,8 +10,8 @@ from __future__ import annotations
 from engine import Game, Position, get_variant
 from engine.game import ENDGAME_LIMIT, NO_PROGRESS
 from engine.search import RootState, Searcher, SearchOptions, analyse, root_from_game
-from engine.search.draws import NOT_RUNNING, DrawState
 from engine.search.evaluate import evaluator_for
+from tests.engine.helpers import quiet_walk
 
 
 def shuffled_english_game() -> Game:
@@ -41,13 +41,12 @@ def test_the_winning_side_steps_out_of_the_repetition() -> None:
     assert analysis.score > 150
 
 
-def test_draw_state_reads_the_game_counters() -> None:
+def test_the_root_reads_the_game_counters() -> None:
     game = shuffled_english_game()
-    state = DrawState.from_game(game)
-    counters = game.draw_counters()
-    assert state.no_progress == 4 == 2 * game.variant.no_progress_moves - counters[NO_PROGRESS]
-    assert counters[ENDGAME_LIMIT] is None and state.limit_left == NOT_RUNNING
     root = root_from_game(game)
+    counters = game.draw_counters()
+    assert root.no_progress == 4 == 2 * game.variant.no_progress_moves - counters[NO_PROGRESS]
+    assert counters[ENDGAME_LIMIT] is None and root.limits is None
     assert len(root.history) == 4  # all four earlier positions may still come back
 
 
@@ -55,8 +54,8 @@ def test_history_stops_at_the_last_mans_move() -> None:
     game = shuffled_english_game()
     game.push(game.position.parse_move("1-5"))
     game.push(game.position.parse_move("23-19"))  # a man moves: nothing before can recur
-    assert root_from_game(game).history == ()
-    assert DrawState.from_game(game).no_progress == 0
+    root = root_from_game(game)
+    assert root.history == () and root.no_progress == 0
 
 
 def _brazilian_root(no_progress: int) -> tuple[Position, RootState]:
@@ -88,18 +87,20 @@ def test_no_progress_count_makes_the_winner_move_a_man() -> None:
 
 
 def test_endgame_limit_ending_within_the_horizon_is_a_draw() -> None:
-    """Russian: three kings against one, fifteen moves each. With two plies left and
-    no capture of the lone king in sight, every line ends drawn."""
+    """Russian 7.2.4: three kings against one, won by the stronger side's fifteenth move
+    or drawn. Walked to the last moves of that count, the win is out of reach."""
     variant = get_variant("russian")
     position = Position.from_fen("W:WK29,K30,K31:BK12", variant)  # lone king off the road
     assert evaluator_for(variant)(position.white, position.black, position.kings, True) > 400
+    fresh = Game(variant, position)
+    assert analyse(fresh, depth=4).score > 400
     game = Game(variant, position)
-    assert game.draw_counters()[ENDGAME_LIMIT] == 30  # the rule's count has started
-    root = RootState(position.white, position.black, position.kings, True, limit_left=2)
-    result = Searcher(variant).search(root, SearchOptions(max_depth=4))
-    assert result.score == 0
-    far = RootState(position.white, position.black, position.kings, True, limit_left=30)
-    assert Searcher(variant).search(far, SearchOptions(max_depth=4)).score > 400
+    quiet_walk(game, 26, seed=4)
+    assert game.outcome() is None and game.position.turn == "W"
+    assert game.draw_counters()[ENDGAME_LIMIT] <= 3
+    root = root_from_game(game)
+    assert root.limits is not None  # the search carries the engine's own count
+    assert analyse(game, depth=4).score == 0
 
 
 def test_drawn_material_evaluates_near_zero() -> None:
