@@ -9,8 +9,9 @@ Repetition and the no-progress count are cheaper and kept by the searcher
 itself (a set of keys, a ply counter).
 
 `LineDraws.after` is called for every move searched, so it is kept cheap:
-while no count runs and more pieces are on the board than any limit of the
-variant concerns, nothing is computed and the state stays None.
+while no count runs and the board holds more pieces than any limit of the
+variant concerns, or no king at all, nothing is computed and the state stays
+None.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ class LineDraws:
                                   else 1 << 30)
         self.has_limits = bool(variant.endgame_limits)
         self.idle = draws.DrawState(0, (None,) * len(variant.endgame_limits))
-        # No count can start with more pieces on the board than this.
+        # No count can start with more pieces on the board than this, nor (for every
+        # limit the variants have) without a king on the board.
         self.most_pieces = max((_most_pieces(limit) for limit in variant.endgame_limits),
                                default=0)
+        self.needs_a_king = all(_needs_a_king(limit) for limit in variant.endgame_limits)
 
     # ---------------------------------------------------------------- roots
     def at_start(self, game: Game) -> tuple[int, Limits]:
@@ -61,7 +64,8 @@ class LineDraws:
               after: tuple[int, int, int, bool], progress: bool) -> Limits:
         """The counts once a move has led from `before` to `after` (bitboards and
         White to move), None while none runs."""
-        if limits is None and (after[0] | after[1]).bit_count() > self.most_pieces:
+        if limits is None and (not after[2] and self.needs_a_king
+                               or (after[0] | after[1]).bit_count() > self.most_pieces):
             return None
         state = draws.after_move(self.variant, limits or self.idle, self._position(*before),
                                  self._position(*after), progress)
@@ -85,3 +89,10 @@ def _most_pieces(limit) -> int:  # engine.variant.EndgameLimit
     if limit.both_kings_total:
         return max(limit.both_kings_total)
     return max(map(sum, limit.strong), default=0) + max(map(sum, limit.weak), default=0)
+
+
+def _needs_a_king(limit) -> bool:
+    """Whether the limit's material always includes a king on one side or the other."""
+    if limit.both_kings_total:
+        return True
+    return all(kings for kings, _ in limit.weak) or all(kings for kings, _ in limit.strong)

@@ -121,6 +121,7 @@ class Searcher:
         self.draws = LineDraws(variant)
         self.has_limits = self.draws.has_limits
         self.limit_pieces = self.draws.most_pieces
+        self.limits_need_a_king = self.draws.needs_a_king
         self.history = [0] * (64 * 64)
         self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_PLY + 1)]
         self.pv: list[list[RawMove]] = [[] for _ in range(MAX_PLY + 2)]
@@ -275,8 +276,9 @@ class Searcher:
             new_kings |= 1 << destination
         progress = bool(captured) or not was_king
         no_progress = 0 if progress else no_progress + 1
-        if self.has_limits and (limits is not None
-                                or (white | black).bit_count() <= self.limit_pieces):
+        if self.has_limits and (limits is not None or (
+                (new_kings or not self.limits_need_a_king)
+                and (white | black).bit_count() <= self.limit_pieces)):
             limits = self.draws.after(limits, before, (white, black, new_kings, not wtm),
                                       progress)
         return white, black, new_kings, not wtm, key, no_progress, limits

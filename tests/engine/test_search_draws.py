@@ -7,9 +7,12 @@ no-progress and endgame-limit counts, with a capture or a man's move.
 
 from __future__ import annotations
 
+import random
+
 from engine import Game, Position, get_variant
 from engine.game import ENDGAME_LIMIT, NO_PROGRESS
 from engine.search import RootState, Searcher, SearchOptions, analyse, root_from_game
+from engine.search.draws import LineDraws
 from engine.search.evaluate import evaluator_for
 from tests.engine.helpers import quiet_walk
 
@@ -116,3 +119,66 @@ def test_drawn_material_evaluates_near_zero() -> None:
     variant = get_variant("english")
     position = Position.from_fen("W:WK29,K30:BK4", variant)
     assert evaluator_for(variant)(position.white, position.black, position.kings, True) > 100
+
+
+def _quiet_start(variant_name: str, white: str, black: str, rng) -> Position:
+    """A position with these pieces ("K" king, "m" man) on random squares, neither side
+    able to capture: a king ending about to be played out."""
+    variant = get_variant(variant_name)
+    while True:
+        squares = rng.sample(range(1, variant.num_squares + 1), len(white) + len(black))
+        parts = {"W": [], "B": []}
+        for colour, kinds in (("W", white), ("B", black)):
+            for kind in kinds:
+                square = squares.pop()
+                rank = variant.square_coords(square)[1]
+                if kind == "m" and rank in (0, variant.size - 1):
+                    break  # no man on a crowning row (or its own back row, for simplicity)
+                parts[colour].append(("K" if kind == "K" else "") + str(square))
+        if len(parts["W"]) + len(parts["B"]) < len(white) + len(black):
+            continue
+        position = Position.from_fen(f"W:W{','.join(parts['W'])}:B{','.join(parts['B'])}",
+                                     variant)
+        turned = Position(variant, position.white, position.black, position.kings, "B")
+        if not any(m.is_capture for m in position.legal_moves() + turned.legal_moves()):
+            return position
+
+
+def test_the_search_counts_endgame_limits_exactly_as_the_game_does() -> None:
+    """Random king endings in the variants with endgame limits: the counts the search
+    carries along a line (with its shortcuts for positions no limit concerns) fall due
+    on exactly the plies where the game is drawn by an endgame limit."""
+    rng = random.Random(11)
+    checked = limit_draws = 0
+    for name in ("russian", "international", "portuguese"):
+        variant = get_variant(name)
+        rules = LineDraws(variant)
+        for white, black in (("KKK", "K"), ("KKm", "K"), ("Km", "K"), ("KK", "KK"),
+                             ("KKK", "K"), ("KKmm", "Km")):
+            game = Game(variant, _quiet_start(name, white, black, rng))
+            limits = root_from_game(game).limits
+            for _ in range(120):
+                position = game.position
+                outcome = game.outcome()
+                due = rules.due(limits, position.white, position.black, position.kings,
+                                position.turn == "W")
+                if outcome is not None and outcome.reason == ENDGAME_LIMIT:
+                    assert due, (name, game.fen(), game.ply)
+                    limit_draws += 1
+                if due:
+                    assert outcome is not None, (name, game.fen(), game.ply)
+                if outcome is not None:
+                    break
+                safe = [m for m in game.legal_moves()
+                        if not any(r.is_capture for r in position.play(m).legal_moves())]
+                move = rng.choice(safe or game.legal_moves())  # long games: few captures
+                after = position.play(move)
+                piece = position.piece_at(move.origin)
+                limits = rules.after(
+                    limits, (position.white, position.black, position.kings,
+                             position.turn == "W"),
+                    (after.white, after.black, after.kings, after.turn == "W"),
+                    move.is_capture or not piece.king)
+                game.push(move)
+                checked += 1
+    assert checked > 300 and limit_draws >= 5
