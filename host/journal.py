@@ -130,7 +130,9 @@ class Journal:
             elif kind == "move":
                 game.moves.append(record)
             elif kind == "takeback" and game.moves:
+                # A takeback after the end (a physical one, from the board) opens the game again.
                 game.moves.pop()
+                game.result = game.reason = None
             elif kind == "end":
                 game.result, game.reason = record.get("result"), record.get("reason")
         return game
