@@ -22,7 +22,7 @@ import Config, load_config`), so callers need not know which module holds it.
 """
 
 from host.config.docs import settings_table
-from host.config.flags import add_setting_flags, flag_values
+from host.config.flags import add_config_argument, add_setting_flags, flag_values
 from host.config.kinds import (
     BOARD_ID_PATTERN,
     Invalid,
@@ -82,6 +82,7 @@ __all__ = [
     "Kind",
     "Setting",
     "Token",
+    "add_config_argument",
     "add_setting_flags",
     "build",
     "check_board_id",

@@ -16,6 +16,15 @@ from host.config.kinds import Boolean, Choice, Colours, LayoutRef, PathValue
 from host.config.settings import SETTINGS
 
 
+def add_config_argument(
+    parser: Any,
+    help: str = "read FILE over the system file instead of yours "
+    "(~/.config/draughtsboard/config.toml)",
+) -> None:
+    """`--config FILE`, the same on every command that reads the settings."""
+    parser.add_argument("--config", metavar="FILE", help=help)
+
+
 def add_setting_flags(parser: Any, *, skip: Iterable[str] = ()) -> None:
     """One flag per setting (`--brightness`, `--speech/--no-speech`, `--colour ROLE=COLOUR`...)."""
     import argparse
@@ -26,7 +35,7 @@ def add_setting_flags(parser: Any, *, skip: Iterable[str] = ()) -> None:
             continue
         dest = f"setting_{setting.key}"
         shows_itself = isinstance(setting.kind, Choice | PathValue | LayoutRef)
-        help_text = setting.help if shows_itself else f"{setting.help} ({setting.kind.allowed})"
+        help_text = setting.help if shows_itself else f"{setting.help}; {setting.kind.allowed}"
         if isinstance(setting.kind, Boolean):
             parser.add_argument(
                 setting.flag, dest=dest, action=argparse.BooleanOptionalAction, help=setting.help

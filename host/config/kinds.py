@@ -5,7 +5,8 @@ range, a path relative to the file it was written in), and the same object that
 checks a value also writes the "allowed" text that errors, `--help` and
 docs/config.md show, so the check and its description cannot drift apart.
 A kind's `parse` returns the value in force or raises `Invalid` saying what is
-allowed; it never half-accepts.
+allowed; it never half-accepts. A key whose default is "not set" takes "" for
+that, so `draughtsboard config`'s output is itself a valid config file.
 """
 
 from __future__ import annotations
@@ -110,11 +111,16 @@ class BoardSpec(Kind):
 
 
 class LayoutRef(Kind):
-    allowed = "a shipped layout name (standard-8x8, standard-10x10) or a layout file"
+    allowed = (
+        'a shipped layout name (standard-8x8, standard-10x10), a layout file, '
+        'or "" for the variant\'s standard one'
+    )
     metavar = "NAME|FILE"
 
     def parse(self, value: Any, base: Path | None) -> Any:
-        if not isinstance(value, str) or not value:
+        if value == "":
+            return None
+        if not isinstance(value, str):
             raise Invalid(f"must be {self.allowed}")
         path = Path(value).expanduser()
         looks_like_file = path.suffix == ".toml" or "/" in value
@@ -257,10 +263,15 @@ class BrokerUrl(Kind):
 
 
 class BoardId(Kind):
-    allowed = "1-32 letters, digits, '-' or '_' (it names the board's MQTT topics)"
+    allowed = (
+        "1-32 letters, digits, '-' or '_' (it names the board's MQTT topics), "
+        'or "" for none'
+    )
     metavar = "ID"
 
     def parse(self, value: Any, base: Path | None) -> Any:
+        if value == "":
+            return None
         try:
             return check_board_id(value)
         except UserError:

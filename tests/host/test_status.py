@@ -141,6 +141,10 @@ def test_status_tells_service_board_game_problems_and_chatter(tmp_path: Path, ca
     assert "game: Brazilian draughts (8x8), 0 moves, White to move" in out
     assert "warning: board disconnected" in out
     assert "square 20 (300 flickers)" in out
+    data["game"]["moves"] = 1
+    s.config.status_file.write_text(json.dumps(data))
+    assert "game: Brazilian draughts (8x8), 1 move, " in status_of(
+        tmp_path, capsys, fake_systemctl("active", "enabled"))[1]
 
 
 def test_status_after_a_crash_and_before_any_run(tmp_path: Path, capsys) -> None:
