@@ -254,7 +254,9 @@ class ComputerPlayer:
         if shown is None:
             return None
         session = self.session
-        still = session.sensed == session.recogniser.expected and shown.key == self._key()
+        # the recogniser's view: a spare piece that asked for the hint is not a change
+        rec = session.recogniser
+        still = rec.sensed == rec.expected and shown.key == self._key()
         if now >= shown.until or not still:
             self._shown = None
             return None

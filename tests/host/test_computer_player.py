@@ -353,3 +353,31 @@ def test_a_hint_is_refused_on_the_computers_turn_and_without_a_computer(tmp_path
     bare._make_opponent = None  # noqa: SLF001 - a runtime built without a computer
     with pytest.raises(Refused, match="no computer"):
         bare.control(Control("hint"))
+
+
+def test_a_hint_asked_with_the_spare_piece_is_lit_while_the_piece_still_stands(
+    tmp_path: Path,
+) -> None:
+    runtime = runtime_for(tmp_path, black="human")
+    session = runtime.session
+    session.config = session.config.with_overrides(gesture_hold=1.0)
+    session.gestures = session._gesture_detector(session.variant)  # noqa: SLF001 - hold 1 s
+
+    async def play() -> None:
+        task = await running(runtime)
+        await carry_out(runtime, session.game.position.parse_move("c3-d4"))
+        await until(lambda: len(session.game.moves) == 1)
+        await runtime.hands(Hands("place", 15, piece="W"))  # the spare piece: the menu
+        await until(lambda: "hint" in runtime.state()["leds"].values())
+        square = next(int(sq) for sq, role in runtime.state()["leds"].items() if role == "hint")
+        await runtime.hands(Hands("lift", 15))
+        await runtime.hands(Hands("place", square, piece="W"))
+        await until(lambda: runtime.state()["computer"]["hint"] is not None)
+        hint = runtime.state()["computer"]["hint"]
+        await until(lambda: runtime.state()["leds"].get(str(hint["from"])) == "move-from")
+        assert square in session.sensed  # the spare piece still stands there
+        assert said(runtime, "hint") == [f"Hint: {hint['text']}."]
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
