@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game, Move, Outcome
-from host.hints import Hint, HintBuilder, correction_pair, end_pattern, filter_level
+from host.hints import Hint, HintBuilder, add_move, correction_pair, end_pattern, filter_level
 
 #: a state must last this long (seconds) before it is acted on; under 200 ms is transient
 SETTLE = 0.25
@@ -83,6 +83,8 @@ class Recogniser:
         self._alerted = False
         self._last_move: Move | None = None
         self._reached: Move | None = None  # the last move whose final board was seen this turn
+        #: the only moves accepted this turn (None: every legal move); see `allow_only`
+        self.allowed: tuple[Move, ...] | None = None
         self.sensed: frozenset[int] = frozenset()
         self.since = start
         self._state: tuple[str, Any] = ("unknown", None)
@@ -180,6 +182,21 @@ class Recogniser:
             self._evaluate(now, events)
         return events
 
+    def allow_only(self, now: float, moves: list[Move] | None) -> list[Event]:
+        """Accept only `moves` this turn (the hook for host/computer_player.py).
+
+        The computer's move is carried out by a person: while the computer thinks
+        nothing is accepted (`[]`), then only its move (`[move]`); another legal move
+        reads as a wrong board and is guided back, and the idle frame lights the
+        allowed move (always, whatever the hint level: it is an instruction, not
+        help). `None` lifts the restriction; a new turn (a move, a takeback, a new
+        game) lifts it too, so a restriction can never outlive its position."""
+        self.allowed = None if moves is None else tuple(moves)
+        self._new_turn(keep_allowed=True)
+        events: list[Event] = []
+        self._evaluate(now, events)
+        return events
+
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
@@ -188,10 +205,11 @@ class Recogniser:
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self) -> None:
+    def _new_turn(self, *, keep_allowed: bool = False) -> None:
         pos = self.game.position
-        moves = pos.legal_moves()
-        paths = pos.legal_paths()
+        if not keep_allowed:
+            self.allowed = None
+        moves, paths = restrict(pos.legal_moves(), pos.legal_paths(), self.allowed)
         finals: dict[frozenset[int], list[Move]] = {}
         expected = pos.occupied()
         for move in moves:
@@ -437,7 +455,8 @@ class Recogniser:
 
     def _show(self, hint: Hint) -> None:
         capture_turn = bool(self.turn.must_capture)
-        self.hint = filter_level(hint, self.hint_level, capture_turn)
+        level = "full" if self.allowed else self.hint_level  # an allowed move is an order
+        self.hint = filter_level(hint, level, capture_turn)
         if len(self._frames) >= 64:  # a caller that never drains (the live session) loses none
             del self._frames[0]  # of `self.hint`; the log only serves replay
         self._frames.append(self.hint)
@@ -452,6 +471,8 @@ class Recogniser:
             )
             return build.add("end", squares).build()
         build.add("must-capture", self.turn.must_capture)
+        for move in self.allowed or ():
+            add_move(build, move)
         if self.crown is not None:
             build.add("crown", [self.crown])
         if self._last_move is not None:
@@ -509,3 +530,17 @@ def explain(expected: frozenset[int], paths: list[Move], sensed: frozenset[int])
         elif not extra and rest and p.is_capture:
             found.append(Progress(p, p.path, frozenset(rest), False, None))
     return found
+
+
+def restrict(
+    moves: list[Move], paths: list[Move], allowed: tuple[Move, ...] | None
+) -> tuple[list[Move], list[Move]]:
+    """The legal moves and capture paths that are among `allowed` (all when None), matched
+    by origin, destination and captured pieces (any of a move's paths may be taken)."""
+    if allowed is None:
+        return moves, paths
+    keys = {(m.origin, m.destination, m.captures) for m in allowed}
+    return (
+        [m for m in moves if (m.origin, m.destination, m.captures) in keys],
+        [p for p in paths if (p.origin, p.destination, p.captures) in keys],
+    )

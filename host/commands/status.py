@@ -105,8 +105,11 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
         lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
         if game.get("correcting"):
             lines.append("the board is being put right (the lit squares differ from the game)")
-    if data.get("computer_level"):
-        lines.append(f"computer level: {data['computer_level']}")
+    players = data.get("players") or {}
+    computer = {side: who for side, who in players.items() if who != "human"}
+    if computer:
+        named = ", ".join(f"{SIDES['en'].get(side, side)} {who}" for side, who in computer.items())
+        lines.append(f"computer plays: {named}")
     problems = data.get("problems") or []
     if problems:
         lines.append("last problems:")

@@ -98,6 +98,25 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
+class PlayerKind(Kind):
+    """Who plays a side: the words of `host.players`."""
+
+    metavar = "PLAYER"
+
+    def __init__(self) -> None:
+        from host.players import ALLOWED
+
+        self.allowed = ALLOWED
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        from host.players import PlayerError, parse_player
+
+        try:
+            return parse_player(value)
+        except PlayerError:
+            raise Invalid(f"must be {self.allowed}") from None
+
+
 class BoardSpec(Kind):
     allowed = '"sim", "mock", "gpio" or "serial:PORT" (e.g. "serial:/dev/ttyACM1")'
     metavar = "BOARD"

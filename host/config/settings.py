@@ -27,6 +27,7 @@ from host.config.kinds import (
     ListenAddress,
     Number,
     PathValue,
+    PlayerKind,
     Text,
     Token,
 )
@@ -35,8 +36,8 @@ from host.config.paths import default_data_dir
 LANGUAGES = ("pt-BR", "en")
 HINT_LEVELS = ("off", "captures", "full")
 LOG_LEVELS = ("debug", "info", "warning", "error")
-#: the computer's strength; 0 means two people play (the computer opponent comes later)
-COMPUTER_LEVELS = range(0, 6)
+#: the computer's strength when a side is set to plain "computer" (host/players.py)
+COMPUTER_LEVELS = range(1, 5)
 
 #: Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
 DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -55,6 +56,9 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "draw": (0, 158, 115),  # bluish green
     "takeback": (240, 228, 66),  # yellow
     "choice": (0, 114, 178),  # blue: a variant or level chosen at the start
+    "hint": (86, 180, 233),  # sky blue: ask for the best move
+    # the computer's move, or a hint (host/computer_player.py): the piece to move
+    "move-from": (255, 255, 255),  # white
 }
 
 
@@ -148,9 +152,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "computer_level",
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
-        "the computer's strength, 0 for two players (also chosen on the board at the start)",
-        "0",
+        'the level of a side set to plain "computer" (1 beginner to 4 strongest)',
+        "2",
     ),
+    Setting(
+        "white",
+        PlayerKind(),
+        "who plays White: a person, or the computer (also chosen on the board at the start "
+        "and in the page's new-game dialog)",
+        '"human"',
+    ),
+    Setting("black", PlayerKind(), "who plays Black (as white)", '"computer:3"'),
     Setting(
         "listen",
         ListenAddress(),
@@ -216,7 +228,10 @@ class Config:
     log_file: Path | None = None
     gestures: bool = True
     gesture_hold: float = 2.0
-    computer_level: int = 0
+    computer_level: int = 2
+    # who plays each side (host/players.py): "human", "computer" or "computer:N"
+    white: str = "human"
+    black: str = "human"
     # the board's page (host/web): where it is served, and the token controls need
     listen: str = "127.0.0.1:8080"
     token: str | None = None
