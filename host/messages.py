@@ -38,6 +38,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer-move": "O computador joga {move} pelas {side}. Faça o lance aceso.",
         "computer-move-again": "Esse não é o lance do computador. Volte a posição e jogue {move}.",
         "hint": "Dica: {move}.",
+        "hint-refused": "Sem dica: é a vez do computador. Faça o lance aceso, {move}.",
+        "hint-refused-thinking": "Sem dica: o computador está pensando no lance dele.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -71,6 +73,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer-move-again": "That is not the computer's move. Put the position back and "
         "play {move}.",
         "hint": "Hint: {move}.",
+        "hint-refused": "No hint: it is the computer's turn. Carry out its lit move, {move}.",
+        "hint-refused-thinking": "No hint: the computer is thinking about its move.",
     },
 }
 
