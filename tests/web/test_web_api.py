@@ -127,6 +127,8 @@ def test_malformed_bodies_get_400_with_one_line_and_change_nothing(server: Board
         b'{"lift": "22"}', b'{"lift": true}', b'{"lift": 0}', b'{"lift": 33}', b'{"lift": 2.5}',
         b'{"lift": 22, "extra": 1}', b'{"place": 18, "piece": "Q"}', b'{"lift": 22, "piece": "W"}',
         b'{"lift": null}', b"\xff\xfe", b'{"lift": 1e400}', b"[" * 3000,
+        b'{"lift": 22, "hold": 1}', b'{"place": 18, "hold": true}', b'{"drop": 22, "piece": "W"}',
+        b'{"drop": 22, "lift": 22}', b'{"drop": "22"}',
     ]
     bad_controls = [
         b'{"command": "explode"}', b'{"command": "new", "variant": "chess"}', b"{}",

@@ -26,8 +26,9 @@
   let spoken = null; // how many announcements this page has already heard
 
   const board = new BoardView($("board"), $("ghost"), {
-    lift: (square) => send("hands", { lift: square }),
+    lift: (square, hold) => send("hands", hold ? { lift: square, hold: true } : { lift: square }),
     place: (square, piece) => send("hands", piece ? { place: square, piece } : { place: square }),
+    drop: (square) => send("hands", { drop: square }),
   });
   board.onHandChange = (hand) => {
     $("hand-note").textContent = hand ? say(language(), "hand") : "";
@@ -49,6 +50,7 @@
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       setLink("offline");
+      board.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
       for (const resolve of waiting.values()) resolve({ type: "error", error: "connection lost" });
       waiting.clear();
       setTimeout(connect, retry);
