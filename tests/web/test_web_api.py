@@ -230,3 +230,14 @@ def test_a_new_game_from_a_position_sets_those_pieces_up(server: BoardServer) ->
     assert server.state()["fen"] == before["fen"]
     status, text = server.request("GET", "/api/pdn")
     assert '[FEN "B:WK29,31:B1,2"]' in text  # the game says where it started
+
+
+def test_the_start_up_lines_follow_the_boards_language(tmp_path: Path) -> None:
+    board = BoardServer(tmp_path / "pt", "--board", "sim", "--new", language="pt-BR").start()
+    try:
+        printed = board.read_output()
+        assert f"Página do tabuleiro: {board.url}" in printed
+        assert "The board's page" not in printed
+        assert board.state()["language"] == "pt-BR"
+    finally:
+        board.stop()
