@@ -30,10 +30,14 @@
     place: (square, piece) => send("hands", piece ? { place: square, piece } : { place: square }),
     drop: (square) => send("hands", { drop: square }),
   });
-  board.onHandChange = (hand) => {
-    $("hand-note").textContent = hand ? say(language(), "hand") : "";
-    $("hand-note").hidden = !hand;
-  };
+  // The note under the tray always holds a line (what the tray is for, or what the hand
+  // holds), so lifting a piece never moves the page.
+  board.onHandChange = () => renderHandNote();
+  function renderHandNote() {
+    const holding = Boolean(board.hand);
+    $("hand-note").textContent = say(language(), holding ? "hand" : "tray-help");
+    $("hand-note").dataset.holding = String(holding);
+  }
 
   function language() {
     return (state && state.language) || "pt-BR";
@@ -113,6 +117,7 @@
     const simulated = state.mode === "sim";
     board.render(state, simulated && mayControl);
     $("tray").hidden = !(simulated && mayControl);
+    renderHandNote();
     $("variant-name").textContent = capitalise(state.variant_name);
     $("mode-badge").textContent = say(lang, simulated ? "sim" : "companion");
     $("watch-badge").hidden = mayControl;
