@@ -294,6 +294,7 @@ def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer
     expect(page.locator("#btn-play-computer")).to_be_visible(timeout=SLOW)
     move = server.state()["computer"]["move"]
     expect(page.locator("#computer-text")).to_contain_text(move["text"])
+    expect(page.locator("#latest")).to_be_hidden()  # the move is said once, not twice
     expect(square(page, move["from"])).to_have_attribute("data-led", "move-from")
     expect(square(page, move["to"])).to_have_attribute("data-led", "destination")
     screenshot(page, "computer")

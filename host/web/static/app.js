@@ -187,6 +187,9 @@
     }
     $("computer-text").textContent = text;
     $("computer-line").hidden = !text || Boolean(state.outcome);
+    // The same move announced just now is said once, here, beside its button.
+    const shown = move || (computer && computer.hint);
+    if (text && shown && $("latest").textContent.includes(shown.text)) $("latest").hidden = true;
     $("btn-play-computer").hidden = !(move && simulated && mayControl);
     $("btn-hint").hidden = !computer;
   }
