@@ -78,6 +78,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
+#: what `run` prints on its console at start-up (not announcements: never spoken)
+CONSOLE: dict[str, dict[str, str]] = {
+    "pt-BR": {
+        "page": "Página do tabuleiro: {url}",
+        "token": "Os controles pedem o código {token} (o endereço acima já o leva).",
+        "commands": "Comandos: {words} (em inglês: {other})",
+    },
+    "en": {
+        "page": "The board's page: {url}",
+        "token": "Controls need the token {token} (the address above carries it).",
+        "commands": "Commands: {words} (in Portuguese: {other})",
+    },
+}
+
+
+def console_line(language: str, kind: str, **params: object) -> str:
+    """A start-up line for the console in `language` (English for an unknown one)."""
+    return CONSOLE.get(language, CONSOLE["en"])[kind].format(**params)
+
+
 #: typed command words in either language -> action (the terminal game and `run`'s console)
 COMMAND_WORDS: dict[str, str] = {
     "help": "help", "ajuda": "help", "?": "help",

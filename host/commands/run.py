@@ -28,6 +28,7 @@ from host.config import Config, add_config_argument, add_setting_flags, flag_val
 from host.errors import UserError
 from host.games import resumable_game, variant_to_play
 from host.logs import RecentProblems, setup_logging
+from host.messages import console_line
 from host.session import COMANDOS, COMMANDS, Session
 from host.speech import VOICES, Speaker
 from host.stream import run_stream
@@ -196,7 +197,7 @@ async def _live(
                 "ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name
             )
             if sys.stdin is not None and sys.stdin.isatty():
-                print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
+                print(_commands_line(config.language), flush=True)
             await runtime.run()
     finally:
         board.close()
@@ -221,9 +222,15 @@ async def _serve_page(
     _, port = await server.start()
     runtime.add_service(server.stop)
     url = page_url(listen, port, token)
-    print_address(url, token)
+    print_address(url, token, language=runtime.session.language)
     if open_page:
         open_browser(url)
+
+
+def _commands_line(language: str) -> str:
+    """The typed commands, in the board's language first (both are understood)."""
+    ours, other = (COMANDOS, COMMANDS) if language == "pt-BR" else (COMMANDS, COMANDOS)
+    return console_line(language, "commands", words=", ".join(ours), other=", ".join(other))
 
 
 def _voice_follows_language(speaker: Speaker) -> Callable[[Update], None]:
