@@ -22,9 +22,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
-        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves} lances). "
+        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
-        "unfinished-saved": "O jogo interrompido de {variant} ({moves} lances) foi guardado "
+        "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
         "sem resultado. Começa um jogo novo.",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
@@ -56,9 +56,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
-        "resume-offer": "An unfinished game of {variant} was found ({moves} moves). "
+        "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
-        "unfinished-saved": "The unfinished game of {variant} ({moves} moves) was saved "
+        "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "
         "without a result. A new game begins.",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
@@ -170,6 +170,10 @@ REASONS = {
 }
 
 
+#: the word for a game's moves, one and many ("{moves}" in a sentence is a count)
+MOVE_WORDS: dict[str, tuple[str, str]] = {"pt-BR": ("lance", "lances"), "en": ("move", "moves")}
+
+
 def render(language: str, kind: str, params: dict[str, object]) -> str:
     """The sentence for `kind` in `language`, with sides and reasons translated."""
     table = MESSAGES.get(language, MESSAGES["en"])
@@ -184,6 +188,10 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     reason = values.get("reason")
     if isinstance(reason, str):
         values["reason"] = REASONS[language].get(reason, reason)
+    count = values.get("moves")
+    if isinstance(count, int):  # a count of a game's moves: "1 move", "12 lances"
+        one, many = MOVE_WORDS.get(language, MOVE_WORDS["en"])
+        values["moves"] = f"{count} {one if count == 1 else many}"
     template = table.get(kind, kind)
     try:
         return template.format(**values)

@@ -86,12 +86,32 @@ def run(args: argparse.Namespace) -> int:
             session = Session(
                 config, announcer, resume=not args.new, insist_variant=explicit, start=start
             )
+            _players_from_flags(session, config, args, 0.0)
             _stream(session, config, args.events)
             return 0
         return asyncio.run(_live(config, announcer, args, speaker, start, problems, explicit))
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def _players_from_flags(
+    session: Session, config: Config, args: argparse.Namespace, now: float
+) -> None:
+    """`--white`/`--black` on this command line win over a resumed game's own players.
+
+    A resumed game keeps the players its journal recorded (a config file's
+    players are only the default for new games), but a side named on the
+    command line is what the person starting the board asked for now: the
+    game goes on with it, and the change is journaled as one made mid-game.
+    """
+    asked = {
+        side: getattr(config, key)
+        for side, key in (("W", "white"), ("B", "black"))
+        if getattr(args, f"setting_{key}", None) is not None
+    }
+    if asked:
+        session.set_players(now, {**session.players, **asked})
 
 
 def _stream(session: Session, config: Config, events: str) -> None:
@@ -181,6 +201,7 @@ async def _live(
             occupied=occupied,
             start=start,
         )
+        _players_from_flags(session, config, args, time.monotonic())
         if speaker is not None:
             session.subscribe(_voice_follows_language(speaker))
         runtime = Runtime(session, board)

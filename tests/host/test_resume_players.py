@@ -8,6 +8,8 @@ tests/web/test_resume_players_web.py."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,8 @@ from host.journal import Journal
 from host.players import resolved
 from host.session import Session
 from host.stream import run_stream
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def config_for(tmp_path: Path, **settings: object) -> Config:
@@ -142,3 +146,32 @@ def test_a_new_game_with_other_players_saves_the_old_one_under_its_own(tmp_path:
     record = session.journal.read()
     assert record is not None and not record.moves
     assert record.players == {"W": "computer:1", "B": "human"}
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def run_events(tmp_path: Path, *flags: str) -> None:
+    """`draughtsboard run --events -` on the journal in `tmp_path`, with no event: the board
+    starts (resuming the journal's game) and stops."""
+    config = tmp_path / "c.toml"
+    config.write_text(f'journal = "{tmp_path / "j.jsonl"}"\ngames_dir = "{tmp_path / "games"}"\n')
+    command = [sys.executable, "-m", "host.cli", "run", "--config", str(config), "--no-speech",
+               *flags, "--events", "-"]
+    result = subprocess.run(command, input="", capture_output=True, text=True, cwd=ROOT,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_player_flag_wins_over_the_resumed_games_own(tmp_path: Path) -> None:
+    """The journal's players stand against the config file, but a side named on the command
+    line is what the person starting the board asks for now: the game goes on with it."""
+    session = Session(config_for(tmp_path, black="computer:3"), Announcer("en"), resume=False)
+    first_move(session)
+    run_events(tmp_path)
+    record = Journal(tmp_path / "j.jsonl").read()
+    assert record is not None and record.players == {"W": "human", "B": "computer:3"}
+    run_events(tmp_path, "--black", "computer:1")
+    record = Journal(tmp_path / "j.jsonl").read()
+    assert record is not None and len(record.moves) == 1
+    assert record.players == {"W": "human", "B": "computer:1"}
