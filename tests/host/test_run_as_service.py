@@ -121,7 +121,7 @@ def test_a_service_keeps_running_and_stops_cleanly_on_a_signal(
         cwd=ROOT, env=environment(tmp_path), timeout=60,
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert "An unfinished game of Brazilian draughts was found (1 moves)" in again.stdout
+    assert "An unfinished game of Brazilian draughts was found (1 move)" in again.stdout
     assert "Game resumed. Black to move." in again.stdout
 
 
