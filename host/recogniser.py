@@ -1,15 +1,30 @@
 """The recogniser: sensed occupancy in, committed moves and LED roles out.
 
-Recognition is set matching (docs/play.md). For each turn the legal moves
-define every board a hand can pass through: `expected - {o} - S + L` for S a
-subset of the captured pieces (removed in any order, even before the piece is
-lifted) and L empty or one landing square. A settled board that equals the
-final state of exactly one legal move commits it; an in-progress board lights
-what comes next; anything else is a board to put right after a grace period.
-Time is passed in (`observe(now, occupied)`), never read, so the live session
-and the deterministic replay run the very same code.
+It follows a game through the boards hands produce and commits a move only on
+proof that it was carried out (DESIGN.md section 2, docs/play.md):
 
-No I/O here: the caller journals, announces and draws the returned events.
+- its final board stayed still (host/timing.py: 0.25 s, or 0.55 s when the same
+  board is also on the way to another move);
+- or its piece stands on its destination and the next player has just started
+  (lifted one of their own pieces, or taken off a piece they capture): a fast
+  reply. Captured pieces the mover forgot stay lit `remove` and are followed
+  through the next turns until they come off;
+- or the next player's piece has already landed on a board that only that move
+  and a reply explain.
+
+An opponent's lifted piece is a touch until it goes somewhere: the mover's move
+is read as if it were back. A knock or a touch is never proof. Where the
+evidence fits two moves, nothing is committed and the lights guide.
+
+With touch-move off (home play) a committed move stays open while the same piece
+goes on to another legal result before the opponent acts: it is re-read
+("move-corrected"). Time is passed in (`observe(now, occupied)`), never read, so
+the live session and the deterministic replay run the very same code. No I/O:
+the caller journals, announces and draws the returned events.
+
+Where the pieces are: matching boards to moves in host/turn_boards.py, which
+piece stands where in host/piece_identity.py, what the lights say in
+host/guidance.py, the thresholds in host/timing.py.
 """
 
 from __future__ import annotations
@@ -18,17 +33,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game, Move, Outcome
-from host.hints import Hint, HintBuilder, correction_pair, end_pattern, filter_level
+from engine.position import Piece
+from host.guidance import (
+    correction_hint,
+    end_hint,
+    final_hint,
+    idle_hint,
+    progress_hint,
+)
+from host.hints import Hint, HintBuilder, filter_level
+from host.piece_identity import PieceTracker
+from host.timing import CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
+from host.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
 
-#: a state must last this long (seconds) before it is acted on; under 200 ms is transient
-SETTLE = 0.25
-#: a final state that is also on the way to a longer capture waits this long (< 0.6 s)
-HOLD = 0.55
-#: taking back and starting a new game from the board need a calmer board
-CALM = 0.5
-#: an unrecognised board is left alone this long before guidance starts
-GRACE = 3.0
-EPS = 1e-6
+__all__ = [
+    "CALM",
+    "GRACE",
+    "HOLD",
+    "SETTLE",
+    "Event",
+    "Progress",
+    "Recogniser",
+    "explain",
+]
 
 
 @dataclass(frozen=True)
@@ -41,36 +68,32 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Progress:
-    """One way a legal capture path explains the sensed board."""
+class _Reopened:
+    """The last committed move, still open to re-reading while its piece goes on."""
 
+    turn: TurnBoards  # the turn it was played in
     move: Move
-    path: tuple[int, ...]
-    removed: frozenset[int]
-    lifted: bool  # the capturing piece has left its origin
-    at: int | None  # index in `path` of the square it stands on, or None if in hand
-
-
-@dataclass
-class _Turn:
-    """Everything precomputed when a turn starts."""
-
-    expected: frozenset[int]
-    moves: list[Move]
-    paths: list[Move]
-    finals: dict[frozenset[int], list[Move]]
-    must_capture: frozenset[int]
-    destinations: dict[int, frozenset[int]]
-    previous: frozenset[int] | None
+    lingering: frozenset[int]  # forgotten captured pieces on the board before it
+    acted: frozenset[int]  # the next player's pieces already lifted when it was committed
 
 
 class Recogniser:
     """Follows one game from occupancy snapshots (squares in the variant's numbering)."""
 
-    def __init__(self, game: Game, *, hint_level: str = "full", start: float = 0.0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        hint_level: str = "full",
+        start: float = 0.0,
+        touch_move: bool = False,
+    ) -> None:
         self.game = game
         self.variant = game.variant
         self.hint_level = hint_level
+        #: True: a released piece has moved (FMJD, club play); False: a move that goes on
+        #: before the opponent acts is re-read
+        self.touch_move = touch_move
         self.coords = {
             sq: self.variant.square_coords(sq) for sq in range(1, self.variant.num_squares + 1)
         }
@@ -79,24 +102,36 @@ class Recogniser:
         self.crown: int | None = None
         self._crown_lifted = False
         self.correcting = False
+        #: captured pieces still on the board (forgotten), followed until they come off
+        self.lingering: frozenset[int] = frozenset()
+        self._lingering_pieces: dict[int, Piece] = {}
+        #: squares lit "check the colours" after a correction the switches cannot confirm
+        self.check: frozenset[int] = frozenset()
         self._block: frozenset[int] | None = None
         self._alerted = False
         self._last_move: Move | None = None
-        self._reached: Move | None = None  # the last move whose final board was seen this turn
+        self._reopened: _Reopened | None = None
         self.sensed: frozenset[int] = frozenset()
         self.since = start
-        self._state: tuple[str, Any] = ("unknown", None)
+        self.reading: Reading = UNKNOWN
+        self._source = "turn"  # "turn", "reread" (the last move going on) or "reply"
+        #: when the source is "reply": the move whose piece was seen on its destination,
+        #: its captured pieces read as left on the board, and the reply underway on top
+        self._reply: tuple[Move, frozenset[int], Reading] | None = None
         self.hint = Hint()
         #: every frame shown since the caller last drained it (see `drain_frames`)
         self._frames: list[Hint] = []
         self._new_turn()
         self.sensed = self.turn.expected
+        self._emptied = set()
+        self.tracker = PieceTracker(self.game.position.pieces())
         self._evaluate(start, [])
 
     # -- public ----------------------------------------------------------------
 
     @property
     def expected(self) -> frozenset[int]:
+        """The squares the game says are occupied (forgotten captured pieces aside)."""
         return self.turn.expected
 
     def observe(self, now: float, occupied: frozenset[int]) -> list[Event]:
@@ -104,16 +139,26 @@ class Recogniser:
         events: list[Event] = []
         occupied = frozenset(occupied)
         if occupied != self.sensed:
-            done = self._finished_by_reply(occupied)
+            lifted, placed = self.sensed - occupied, occupied - self.sensed
             self.sensed = occupied
             self.since = now
+            self.tracker.update(lifted, placed)
+            self.lingering &= occupied  # a forgotten piece taken off is gone for good
+            self._emptied |= lifted
             if self._block is not None and occupied != self._block:
                 self._block = None
-            if done is not None:
-                # A fast reply: the next player started before the settle time ran out.
-                self._commit(now, done, events)
-            else:
-                self._evaluate(now, events)
+            if self.check and (lifted | placed) - self.check:
+                self.check = frozenset()  # play goes on: the reminder has done its job
+            if self._in_hand is not None:
+                self._since_in_hand |= lifted | placed
+            self._reply_lands(now, placed, events)
+            proved = self._proved_by_reply(now, lifted, placed)
+            if proved is not None:
+                # A fast reply: the next player started before the board settled.
+                move, left = proved
+                missing = self.expected - self.sensed
+                self._commit(now, move, events, left=left, acted=missing, by_reply=True)
+            self._evaluate(now, events)
         self._timers(now, events)
         return events
 
@@ -129,14 +174,19 @@ class Recogniser:
 
     def next_deadline(self) -> float | None:
         """When a timer will fire if the board stays as it is, or None if it is at rest."""
-        kind, info = self._state
         if self._block == self.sensed:
             return None
+        kind = self.reading.kind
         if kind == "final":
-            return self.since + (HOLD if info[1] else SETTLE)
+            return self.since + (HOLD if self.reading.on_the_way else SETTLE)
         if kind in ("takeback", "new-game"):
             return self.since + CALM
-        if kind == "unknown" and not self.correcting and self.outcome is None:
+        if (
+            kind == "unknown"
+            and self._source == "turn"
+            and not self.correcting
+            and self.outcome is None
+        ):
             return self.since + GRACE
         return None
 
@@ -156,6 +206,9 @@ class Recogniser:
         self.game = game
         self.outcome = None
         self.crown = None
+        self.lingering = frozenset()
+        self._lingering_pieces = {}
+        self.check = frozenset()
         self._last_move = None
         self._new_turn()
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
@@ -166,6 +219,7 @@ class Recogniser:
     def finish(self, now: float, winner: str | None, reason: str) -> list[Event]:
         """End the game by resignation or agreement."""
         self.outcome = Outcome(winner, reason)
+        self._reopened = None
         events = [Event("outcome", now, {"winner": winner, "reason": reason})]
         self._evaluate(now, [])
         return events
@@ -173,24 +227,13 @@ class Recogniser:
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
+        self.tracker.reset(self._known_pieces(), self.sensed, in_air=False)
         self._guide_now(now, events)
         return events
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self) -> None:
-        pos = self.game.position
-        moves = pos.legal_moves()
-        paths = pos.legal_paths()
-        finals: dict[frozenset[int], list[Move]] = {}
-        expected = pos.occupied()
-        for move in moves:
-            final = (expected - {move.origin} - move.captures) | {move.destination}
-            finals.setdefault(final, []).append(move)
-        capture = any(m.is_capture for m in moves)
-        dests: dict[int, set[int]] = {}
-        for move in moves:
-            dests.setdefault(move.origin, set()).add(move.destination)
+    def _new_turn(self, turn: TurnBoards | None = None) -> None:
         previous = None
         if self.game.moves:
             positions = getattr(self.game, "positions", None)
@@ -200,145 +243,337 @@ class Recogniser:
                 last = self.game.pop()
                 previous = self.game.position.occupied()
                 self.game.push(last)
-        self.turn = _Turn(
-            expected=expected,
-            moves=moves,
-            paths=paths,
-            finals=finals,
-            must_capture=frozenset(m.origin for m in moves) if capture else frozenset(),
-            destinations={o: frozenset(d) for o, d in dests.items()},
-            previous=previous,
-        )
+        if turn is None or turn.position != self.game.position:
+            turn = TurnBoards(self.game.position, previous)
+        else:
+            turn.previous = previous
+        self.turn = turn
+        self._after_cache: dict[Move, TurnBoards] = {}
+        #: moves whose piece was seen on its destination this turn (for proofs by reply)
+        self._reached: dict[Move, None] = {}
+        #: the moves underway when the piece was last seen in the hand, and when a board
+        #: that means nothing followed (for a reply seen a scan before the landing)
+        self._in_hand: tuple[list[Move], float | None] | None = None
+        self._since_in_hand: set[int] = set()
+        #: squares emptied at some moment this turn
+        self._emptied: set[int] = set(self.turn.expected - self.sensed)
         self._last_move = self.game.moves[-1] if self.game.moves else None
-        self._reached = None
         self._alerted = False
         self.correcting = False
+        self._reopened = None
         if self.outcome is None:
             self.outcome = self.game.outcome()
+        if hasattr(self, "tracker"):
+            self.tracker.reset(self._known_pieces(), self.sensed)
 
-    # -- classification --------------------------------------------------------
+    def _known_pieces(self) -> dict[int, Piece]:
+        """The game's pieces and the forgotten captured ones still on the board."""
+        pieces = dict(self.game.position.pieces())
+        for square in self.lingering:
+            pieces[square] = self._lingering_pieces[square]
+        return pieces
 
-    def progress(self, sensed: frozenset[int]) -> list[Progress]:
-        """Every (capture path, removed set, landing) that explains `sensed` as a move underway."""
-        return explain(self.turn.expected, self.turn.paths, sensed)
-
-    def _finished_by_reply(self, sensed: frozenset[int]) -> Move | None:
-        """The move this turn that `sensed` proves finished (see `_completes`), if the board
-        means nothing in this turn: the last final board reached (however briefly), or
-        else the only move underway that explains it (its final board and the reply's
-        first change arrived together)."""
-        if self.outcome is not None or self._block == self.sensed:
-            return None
-        kind, info = self._state
-        candidates: list[Move] = []
-        if self._reached is not None:
-            candidates.append(self._reached)
-        if kind == "progress":
-            candidates.extend(dict.fromkeys(pr.move for pr in info))
-        if not candidates or self._classify(sensed)[0] != "unknown":
-            return None
-        if self._reached is not None and self._completes(self._reached, sensed):
-            return self._reached
-        matches = [m for m in candidates if self._completes(m, sensed)]
-        return matches[0] if len(matches) == 1 else None
-
-    def _completes(self, move: Move, sensed: frozenset[int]) -> bool:
-        """Is `sensed` (unexplained in this turn) the final board of `move` with the next
-        player already at work: one of their pieces lifted, or a capture of theirs underway?
-        That proves `move` was finished even if its final board was left quickly."""
-        pos = self.game.position
-        final = (pos.occupied() - {move.origin} - move.captures) | {move.destination}
-        if not sensed < final:
-            return False
-        after = pos.play(move)
-        gone = final - sensed
-        if len(gone) == 1:
-            piece = after.piece_at(next(iter(gone)))
-            if piece is not None and piece.color == after.turn:
+    def _contradicted(self, reading: Reading, turn: TurnBoards) -> bool:
+        """Does `reading` (in `turn`) put a piece of one colour where the tracker surely
+        saw the other colour put down? (A move's landing square holds its own piece.)"""
+        landings: dict[int, int] = {}
+        if reading.kind == "final" and reading.move is not None:
+            landings[reading.move.destination] = reading.move.origin
+        for p in reading.found:
+            if p.lifted and p.at is not None:
+                landings[p.path[p.at]] = p.move.origin
+        for square, origin in landings.items():
+            seen = self.tracker.sure_colour(square)
+            piece = turn.position.piece_at(origin)
+            if seen is not None and piece is not None and seen != piece.color:
                 return True
-        return bool(explain(final, after.legal_paths(), sensed))
+        return False
 
-    def _classify(self, sensed: frozenset[int]) -> tuple[str, Any]:
+    def _after(self, move: Move) -> TurnBoards:
+        """The boards of the turn after `move` (cached for this turn)."""
+        turn = self._after_cache.get(move)
+        if turn is None:
+            turn = TurnBoards(self.game.position.play(move), self.turn.expected)
+            self._after_cache[move] = turn
+        return turn
+
+    # -- reading a board ---------------------------------------------------------
+
+    def _board(self) -> frozenset[int]:
+        """The sensed board without the forgotten captured pieces (known extras)."""
+        return self.sensed - self.lingering
+
+    def _read_turn(self, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+        """The board in the current turn, reading the next player's lifted pieces as
+        touches (back on their squares) when that is the only way to explain it.
+        Returns the reading and the touched squares."""
         turn = self.turn
-        if sensed == turn.expected:
-            return ("expected", None)
-        if turn.previous is not None and sensed == turn.previous:
-            return ("takeback", None)
-        if sensed == self.initial and (self.game.moves or turn.expected != self.initial):
-            return ("new-game", None)
+        if board == turn.expected:
+            return Reading("expected"), frozenset()
+        if turn.previous is not None and board == turn.previous:
+            return Reading("takeback"), frozenset()
+        if board == self.initial and (self.game.moves or turn.expected != self.initial):
+            return Reading("new-game"), frozenset()
         if self.outcome is not None:
-            return ("unknown", None)
-        finals = turn.finals.get(sensed)
-        if finals is not None:
-            if len(finals) != 1:
-                return ("unknown", None)  # two different moves look the same: wait for more
-            on_the_way = any(
-                pr.at is None or pr.at < len(pr.path) - 1 or pr.removed != pr.move.captures
-                for pr in self.progress(sensed)
-            )
-            return ("final", (finals[0], on_the_way))
-        found = self.progress(sensed)
-        if found:
-            return ("progress", found)
-        return ("unknown", None)
+            return UNKNOWN, frozenset()
+        reading = turn.read(board)
+        if reading.kind != "unknown":
+            return reading, frozenset()
+        position = self.game.position
+        theirs = frozenset(
+            sq
+            for sq in self.turn.expected - board
+            if (piece := position.piece_at(sq)) is not None and piece.color != position.turn
+        )
+        if not theirs:
+            return reading, frozenset()
+        untouchable = theirs - self.turn.capturable
+        for touched in dict.fromkeys((untouchable, theirs)):
+            if not touched:
+                continue
+            again = self.turn.read(board | touched)
+            if again.kind in ("expected", "final", "progress"):
+                return again, touched
+        return reading, frozenset()
+
+    def _read_reopened(self) -> Reading | None:
+        """The board as the last move going on (same piece, another legal result)."""
+        reopened = self._reopened
+        if reopened is None:
+            return None
+        board = (self.sensed - reopened.lingering) | reopened.acted
+        reading = reopened.turn.read(board)
+        origin = reopened.move.origin
+        if reading.kind == "final" and reading.move is not None:
+            if reading.move != reopened.move and reading.move.origin == origin:
+                return reading
+            return None
+        if reading.kind == "progress":
+            found = tuple(p for p in reading.found if p.move.origin == origin and p.lifted)
+            if found:
+                return Reading("progress", found=found)
+        return None
+
+    def _reply_lands(self, now: float, placed: frozenset[int], events: list[Event]) -> None:
+        """A reply was underway on top of a move seen on its destination, and one of the
+        reply's pieces in the hand lands now: the move was finished. Commit it, so that
+        this change is read in the reply's turn (where the one after may already start)."""
+        if self._source != "reply" or self._reply is None:
+            return
+        move, left, reply = self._reply
+        if any(m.destination in placed or set(m.path) & placed for m in reply.in_hand()):
+            self._commit(now, move, events, left=left, by_reply=True)
+            self.reading, self._source = reply, "turn"
+
+    def _proved_by_reply(
+        self, now: float, lifted: frozenset[int], placed: frozenset[int]
+    ) -> tuple[Move, frozenset[int]] | None:
+        """The move that this change proves finished: its piece stands on its
+        destination (landed before, or together with the next player's first change)
+        and the next player has started. None unless exactly one move fits."""
+        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
+            return None
+        before = self.reading
+        changes = lifted | placed
+        candidates = [(m, changes) for m in before.landed()]
+        candidates += [(m, changes) for m in before.in_hand() if m.destination in placed]
+        left_at = self._in_hand[1] if self._in_hand else None
+        if before.kind == "unknown" and left_at is not None and now - left_at <= TOGETHER:
+            # The next player's first change was seen a scan or two before the landing
+            # (a switch still chattering): landing and reply are one moment.
+            moves, _ = self._in_hand
+            candidates += [(m, self._since_in_hand) for m in moves if m.destination in placed]
+        if not candidates:
+            return None
+        board = self._board()
+        if self.turn.read(board).kind != "unknown":
+            return None
+        proved = {}
+        for move, work in candidates:
+            left = self._next_player_started(move, board, work)
+            if left is not None:
+                proved[move] = left
+        return next(iter(proved.items())) if len(proved) == 1 else None
+
+    def _next_player_started(
+        self, move: Move, board: frozenset[int], changes: frozenset[int] | set[int]
+    ) -> frozenset[int] | None:
+        """Do `changes` show the next player starting after `move`? Returns the
+        captured pieces read as left on the board if so, else None."""
+        if move.destination not in board:
+            return None  # not standing on its destination: maybe lifted again
+        work = set(changes) - {move.destination} - move.captures
+        if not work:
+            return None  # nothing of the next player's in this change
+        after = self._after(move)
+        reading, left = self._read_after(move, board)
+        if reading.kind in ("progress", "final"):
+            return left
+        left = move.captures & board
+        rest = board - left
+        gone = after.expected - rest
+        if len(gone) == 1 and not rest - after.expected:
+            piece = after.position.piece_at(next(iter(gone)))
+            if piece is not None and piece.color == after.position.turn:
+                return left
+        return None
+
+    def _read_after(self, move: Move, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+        """`board` in the turn after `move`: as it is, or else with the move's captured
+        pieces still standing read as forgotten (left on the board). Returns the
+        reading and the captured pieces it reads as left on the board."""
+        after = self._after(move)
+        standing = move.captures & board
+        # A captured piece never lifted this turn is surely still there; a captured
+        # square emptied and filled again may hold the next player's landing piece.
+        left = standing - self._emptied
+        reading = after.read(board - left)
+        if reading.kind == "unknown" and standing - left:
+            return after.read(board - standing), standing
+        return reading, left
+
+    def _reply_underway(
+        self, board: frozenset[int]
+    ) -> tuple[Move, Reading, frozenset[int]] | None:
+        """A move whose piece was seen on its destination this turn, with the next
+        player's move underway on top of it; the only such move."""
+        found = []
+        for move in self._reached:
+            reading, left = self._read_after(move, board)
+            if reading.kind in ("final", "progress"):
+                found.append((move, reading, left))
+        return found[0] if len(found) == 1 else None
 
     # -- reacting to a new board ------------------------------------------------
 
     def _evaluate(self, now: float, events: list[Event]) -> None:
-        sensed = self.sensed
+        board = self._board()
         turn = self.turn
+        physical = turn.expected | self.lingering
         # The crowned man lifted to stack a king: not a move, just confirmation on return.
         if self.crown is not None and self.outcome is None:
-            if sensed == turn.expected - {self.crown}:
+            if self.sensed == physical - {self.crown}:
                 self._crown_lifted = True
-                self._state = ("crowning", None)
+                self.reading, self._source = Reading("crowning"), "turn"
                 self._show(self._idle_hint())
                 return
-            if sensed == turn.expected and self._crown_lifted:
+            if self.sensed == physical and self._crown_lifted:
                 events.append(Event("crown-confirmed", now, {"square": self.crown}))
                 self.crown = None
                 self._crown_lifted = False
-        self._state = self._classify(sensed)
-        kind, info = self._state
-        if kind == "final":
-            self._reached = info[0]
-        elif kind == "expected":
-            self._reached = None
+        reading, touched = self._read_turn(board)
+        source = "turn"
+        self._reply = None
+        if reading.kind in ("final", "progress") and self._contradicted(reading, turn):
+            reading, touched = UNKNOWN, frozenset()
+        reopened = self._read_reopened()
+        if reopened is not None and self._reopened and self._contradicted(
+            reopened, self._reopened.turn
+        ):
+            reopened = None
+        if reopened is not None and (
+            reading.kind == "unknown" or reopened.kind == "final" or self._last_lift_was_movers()
+        ):
+            reading, source = reopened, "reread"
+        elif self._reopened is not None and board not in (
+            turn.expected,
+            turn.expected - self._reopened.acted,
+        ):
+            self._reopened = None  # the opponent acted: the move stands
+        maybe_touch = reading.kind == "unknown" or (touched and reading.kind != "final")
+        if source == "turn" and maybe_touch and self.outcome is None and self._reached:
+            # Is the next player's move already underway on top of a move whose piece
+            # was seen on its destination?
+            underway = self._reply_underway(board)
+            if underway is not None:
+                move, reply, left = underway
+                landed = reply.kind == "final" or any(
+                    p.lifted and p.at is not None for p in reply.found
+                )
+                if landed:
+                    # The next player's piece has landed: the move was surely finished.
+                    self._commit(now, move, events, left=left, by_reply=True)
+                    self._evaluate(now, events)
+                    return
+                if reading.kind == "unknown" or self._last_lift_was_next_players():
+                    reading, source, self._reply = UNKNOWN, "reply", (move, left, reply)
+        self.reading, self._source = reading, source
+        if source == "turn":
+            for move in reading.landed():
+                self._reached[move] = None
+            in_hand = reading.in_hand()
+            if in_hand:
+                self._in_hand, self._since_in_hand = (in_hand, None), set()
+            elif reading.kind != "unknown":
+                self._in_hand = None
+            elif self._in_hand is not None and self._in_hand[1] is None:
+                self._in_hand = (self._in_hand[0], now)  # the hand left its moves just now
+        kind = reading.kind
         if kind != "unknown":
             self._alerted = False
-        if kind == "expected":
+        if self.outcome is not None and kind not in ("takeback", "new-game"):
+            self._show(self._idle_hint())
+        elif kind == "expected":
             if self.correcting:
                 self.correcting = False
-                events.append(Event("board-ok", now))
+                self._board_right(now, events)
             self._show(self._idle_hint())
-        elif self.correcting and kind != "progress":
-            self._show(self._correction_hint())
         elif kind in ("takeback", "new-game"):
             self._show(self._idle_hint())
         elif kind == "final":
-            self._show(HintBuilder().add("destination", [info[0].destination]).build())
+            self._show(final_hint(reading, self.lingering))
         elif kind == "progress":
-            self._show(self._progress_hint(info))
-        elif self.outcome is not None:
-            self._show(self._idle_hint())
+            self._show(progress_hint(reading.found, self.lingering))
+        elif source == "reply" and self._reply is not None:
+            self._show(progress_hint(self._reply[2].found, self.lingering))
+        elif self.correcting:
+            self._show(self._correction_hint())
         else:
             # Unrecognised but maybe still moving: keep the last frame, except when a
             # single piece is in the air that may not move (or is the opponent's): then
             # no destinations at all, and the capture alert if a capture is mandatory.
-            missing = turn.expected - sensed
-            if len(missing) == 1 and sensed < turn.expected:
+            missing = turn.expected - board
+            if len(missing) == 1 and board < turn.expected:
                 self._show(self._idle_hint())
             self._check_capture_alert(now, events)
+
+    def _last_lift_was_next_players(self) -> bool:
+        """Is the piece in the hand (lifted last) one of the next player's?"""
+        side = self.game.position.turn
+        pieces = self.tracker.last_lifted()
+        return bool(pieces) and all(p is not None and p.color != side for p in pieces)
+
+    def _last_lift_was_movers(self) -> bool:
+        """Is the piece lifted last (the one in the hand) of the colour that made the
+        last move? Then a board both players' moves explain is that move going on."""
+        reopened = self._reopened
+        if reopened is None:
+            return False
+        mover = reopened.turn.position.turn
+        pieces = self.tracker.last_lifted()
+        return bool(pieces) and all(p is not None and p.color == mover for p in pieces)
+
+    def _board_right(self, now: float, events: list[Event]) -> None:
+        """The board matches the game again after a correction: say so, unless the
+        switches cannot tell whose piece stands where (then ask to check the colours)."""
+        target = dict(self.game.position.pieces())
+        doubtful = self.tracker.doubtful(target)
+        if doubtful:
+            self.check = doubtful
+            events.append(Event("check-colours", now, {"squares": sorted(doubtful)}))
+        else:
+            events.append(Event("board-ok", now))
 
     def _check_capture_alert(self, now: float, events: list[Event]) -> None:
         """Lifting a piece that may not move while a capture is mandatory: flash the
         pieces that must capture and say so, at once (no grace: the hand is in the air)."""
         turn = self.turn
-        missing = turn.expected - self.sensed
+        board = self._board()
+        missing = turn.expected - board
         if (
             turn.must_capture
             and len(missing) == 1
-            and not (self.sensed - turn.expected)
+            and not (board - turn.expected)
             and not missing <= turn.must_capture
         ):
             (sq,) = missing
@@ -350,16 +585,25 @@ class Recogniser:
                         Event("capture-mandatory", now, {"squares": sorted(turn.must_capture)})
                     )
                 self._show(
-                    HintBuilder().add("capture-alert", turn.must_capture, blink=True).build()
+                    HintBuilder()
+                    .add("remove", self.lingering)
+                    .add("capture-alert", turn.must_capture, blink=True)
+                    .build()
                 )
 
     def _timers(self, now: float, events: list[Event]) -> None:
         deadline = self.next_deadline()
         if deadline is None or now + EPS < deadline:
             return
-        kind, info = self._state
+        kind = self.reading.kind
         if kind == "final":
-            self._commit(now, info[0], events)
+            assert self.reading.move is not None
+            if self._source == "reread":
+                self._correct(now, self.reading.move, events)
+            else:
+                touched = self.expected - self._board()  # the opponent's, if any
+                self._commit(now, self.reading.move, events, acted=touched)
+            self._evaluate(now, events)
         elif kind == "takeback":
             self._undo(now, events)
             self._evaluate(now, events)
@@ -368,44 +612,96 @@ class Recogniser:
             self._evaluate(now, events)
         elif kind == "unknown":
             self.correcting = True
-            missing = sorted(self.turn.expected - self.sensed)
-            extra = sorted(self.sensed - self.turn.expected)
+            board = self._board()
+            missing = sorted(self.turn.expected - board)
+            extra = sorted(board - self.turn.expected)
             events.append(Event("illegal-board", now, {"missing": missing, "extra": extra}))
             self._show(self._correction_hint())
 
-    def _commit(self, now: float, move: Move, events: list[Event]) -> None:
-        pos = self.game.position
-        text = pos.move_text(move)
-        side = pos.turn
+    # -- changing the game --------------------------------------------------------
+
+    def _commit(
+        self,
+        now: float,
+        move: Move,
+        events: list[Event],
+        *,
+        left: frozenset[int] = frozenset(),
+        acted: frozenset[int] = frozenset(),
+        by_reply: bool = False,
+    ) -> None:
+        """Play `move`. `left`: its captured pieces still on the board (forgotten);
+        `acted`: the next player's pieces already in the air."""
+        before = self.game.position
+        turn_before, lingering_before = self.turn, self.lingering
+        text = before.move_text(move)
+        side = before.turn
+        after = self._after(move)
         self.game.push(move)
+        for square in left:
+            self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
+        self.lingering = self.lingering | left
         self.crown = move.destination if move.promotes else None
         self._crown_lifted = False
-        self._new_turn()
-        events.append(
-            Event(
-                "move",
-                now,
-                {
-                    "move": text,
-                    "fen": self.game.fen(),
-                    "side": side,
-                    "from": move.origin,
-                    "to": move.destination,
-                    "captures": sorted(move.captures),
-                    "ply": len(self.game.moves),
-                },
+        self._new_turn(after)
+        if not self.touch_move or by_reply:
+            theirs = frozenset(
+                sq
+                for sq in acted - move.captures
+                if (p := before.piece_at(sq)) is not None and p.color != side
             )
-        )
+            self._reopened = _Reopened(turn_before, move, lingering_before, theirs)
+        events.append(Event("move", now, self._move_data(text, side, move)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
         self._show(self._idle_hint())  # the start of the new turn, however short
+        self._announce_outcome(now, events)
+
+    def _correct(self, now: float, move: Move, events: list[Event]) -> None:
+        """The last move went on to `move` (same piece): replace it."""
+        reopened = self._reopened
+        assert reopened is not None
+        was = reopened.turn.position.move_text(reopened.move)
+        self.game.pop()
+        before = self.game.position
+        text = before.move_text(move)
+        side = before.turn
+        self.game.push(move)
+        left = move.captures & self.sensed
+        for square in left:
+            self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
+        self.lingering = reopened.lingering | left
+        self.crown = move.destination if move.promotes else None
+        self._crown_lifted = False
+        self.outcome = None
+        self._new_turn()
+        self._reopened = _Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
+        data = self._move_data(text, side, move)
+        data["was"] = was
+        events.append(Event("move-corrected", now, data))
+        if self.crown is not None:
+            events.append(Event("crown", now, {"square": self.crown}))
+        self._show(self._idle_hint())
+        self._announce_outcome(now, events)
+
+    def _move_data(self, text: str, side: str, move: Move) -> dict[str, Any]:
+        return {
+            "move": text,
+            "fen": self.game.fen(),
+            "side": side,
+            "from": move.origin,
+            "to": move.destination,
+            "captures": sorted(move.captures),
+            "ply": len(self.game.moves),
+        }
+
+    def _announce_outcome(self, now: float, events: list[Event]) -> None:
         if self.outcome is not None:
             events.append(
                 Event(
                     "outcome", now, {"winner": self.outcome.winner, "reason": self.outcome.reason}
                 )
             )
-        self._evaluate(now, events)
 
     def _undo(self, now: float, events: list[Event]) -> None:
         before = self.game.moves[-1]
@@ -413,13 +709,14 @@ class Recogniser:
         text = self.game.position.move_text(before)
         self.outcome = None
         self.crown = None
+        self.lingering -= before.captures  # back in the game
         self._new_turn()
         events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))
 
     def _guide_now(self, now: float, events: list[Event]) -> None:
         """Re-evaluate after the game changed under a still board; guide at once if wrong."""
         self._evaluate(now, events)
-        if self._state[0] != "expected" and self.outcome is None:
+        if self.reading.kind != "expected" and self.outcome is None:
             self.correcting = True
             self._show(self._correction_hint())
 
@@ -433,69 +730,21 @@ class Recogniser:
         self._frames.append(self.hint)
 
     def _idle_hint(self) -> Hint:
-        build = HintBuilder()
         if self.outcome is not None:
-            pos = self.game.position
-            pieces = {sq: piece.color for sq, piece in pos.pieces().items()}
-            squares = end_pattern(
-                self.coords, self.variant.size, self.outcome.reason, self.outcome.winner, pieces
-            )
-            return build.add("end", squares).build()
-        build.add("must-capture", self.turn.must_capture)
-        if self.crown is not None:
-            build.add("crown", [self.crown])
-        if self._last_move is not None:
-            build.add("last-move", [self._last_move.origin, self._last_move.destination])
-        return build.build()
-
-    def _progress_hint(self, found: list[Progress]) -> Hint:
-        build = HintBuilder()
-        for pr in found:
-            o = pr.move.origin
-            if not pr.lifted:
-                build.add("must-capture", [o])
-                build.add("remove", pr.move.captures - pr.removed)
-            elif pr.at is None:
-                # Where the piece may end its move (only moves still possible given the
-                # pieces already removed); first landings of longer captures as extra help.
-                dests = {q.move.destination for q in found if q.lifted and q.at is None}
-                build.add("destination", dests)
-                if not pr.removed and len(pr.path) > 1 and pr.path[0] not in dests:
-                    build.add("landing", [pr.path[0]])
-            elif pr.at < len(pr.path) - 1:
-                build.add("landing", [pr.path[pr.at + 1]])
-            else:
-                build.add("remove", pr.move.captures - pr.removed)
-        return build.build()
+            return end_hint(self.game.position, self.outcome, self.coords)
+        return idle_hint(
+            self.turn,
+            crown=self.crown,
+            last_move=self._last_move,
+            lingering=self.lingering,
+            check=self.check,
+        )
 
     def _correction_hint(self) -> Hint:
-        take, put = correction_pair(
-            self.turn.expected - self.sensed, self.sensed - self.turn.expected, self.coords
+        return correction_hint(
+            dict(self.game.position.pieces()),
+            self.sensed,
+            self.lingering,
+            self.tracker,
+            self.coords,
         )
-        return HintBuilder().add("wrong", put).add("wrong", take, blink=True).build()
-
-
-def explain(expected: frozenset[int], paths: list[Move], sensed: frozenset[int]) -> list[Progress]:
-    """Every (capture path, removed set, landing) that explains `sensed` as a move underway
-    from the board `expected`."""
-    missing = expected - sensed
-    extra = sensed - expected
-    if len(extra) > 1:
-        return []
-    found: list[Progress] = []
-    for p in paths:
-        o = p.origin
-        rest = missing - {o}
-        if not rest <= p.captures:
-            continue
-        if o in missing:
-            if extra:
-                (sq,) = extra
-                for i, landing in enumerate(p.path):
-                    if landing == sq:
-                        found.append(Progress(p, p.path, frozenset(rest), True, i))
-            else:
-                found.append(Progress(p, p.path, frozenset(rest), True, None))
-        elif not extra and rest and p.is_capture:
-            found.append(Progress(p, p.path, frozenset(rest), False, None))
-    return found
