@@ -58,6 +58,9 @@ class Config:
     brightness: float = 0.3
     games_dir: Path = field(default_factory=lambda: default_data_dir() / "games")
     journal: Path = field(default_factory=lambda: default_data_dir() / "journal.jsonl")
+    #: club play (FMJD touch-move): a piece released on a legal square has moved.
+    #: Off (home play): a move whose piece goes on before the opponent acts is re-read.
+    touch_move: bool = False
 
     def with_overrides(self, **changes: Any) -> Config:
         """A copy with the non-None `changes` applied (command-line flags win over the file)."""
@@ -97,6 +100,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         "brightness",
         "games_dir",
         "journal",
+        "touch_move",
     }
     unknown = sorted(set(data) - known)
     if unknown:
@@ -120,6 +124,12 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         if not isinstance(data["speech"], bool):
             raise UserError(f"config: speech must be true or false, not {data['speech']!r}")
         changes["speech"] = data["speech"]
+    if "touch_move" in data:
+        if not isinstance(data["touch_move"], bool):
+            raise UserError(
+                f"config: touch_move must be true or false, not {data['touch_move']!r}"
+            )
+        changes["touch_move"] = data["touch_move"]
     if "hints" in data:
         if data["hints"] not in HINT_LEVELS:
             raise UserError(

@@ -60,6 +60,8 @@ class PieceTracker:
         )
         self._lifts = 0
         self._readings = [_Reading(board, air, 0)]
+        #: for squares filled since: the colours that were in the air at that moment
+        self._put_from: dict[int, frozenset[str | None]] = {}
 
     def update(self, lifted: Iterable[int], placed: Iterable[int]) -> None:
         """One scan's changes: `lifted` squares emptied, `placed` squares filled."""
@@ -68,6 +70,16 @@ class PieceTracker:
             return
         if lifted:
             self._lifts += 1
+        for sq in lifted:
+            self._put_from.pop(sq, None)
+        if placed:
+            # Whatever the readings, one of these colours came down (None: the box).
+            colours: set[str | None] = set()
+            for reading in self._readings:
+                air = [p for p, _ in reading.air] + [reading.board.get(sq) for sq in lifted]
+                colours |= {p.color if p else None for p in air} if air else {None}
+            for sq in placed:
+                self._put_from[sq] = frozenset(colours)
         found: dict[tuple[object, ...], _Reading] = {}
         for reading in self._readings:
             board = dict(reading.board)
@@ -91,8 +103,11 @@ class PieceTracker:
         return {r.board[square] for r in self._plausible() if square in r.board}
 
     def sure_colour(self, square: int) -> str | None:
-        """The colour of the piece on `square` when every reading agrees on it (say,
-        only one piece was in the air when it was put down); else None."""
+        """The colour of the piece on `square` when it cannot be another (say, only
+        pieces of one colour were in the air when it was put down); else None."""
+        if square in self._put_from:
+            put = self._put_from[square]
+            return next(iter(put)) if len(put) == 1 else None
         colours = set()
         for reading in self._readings:
             piece = reading.board.get(square)

@@ -43,7 +43,7 @@ from host.guidance import (
 )
 from host.hints import Hint, HintBuilder, filter_level
 from host.piece_identity import PieceTracker
-from host.timing import CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
+from host.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
 from host.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
 
 __all__ = [
@@ -116,14 +116,17 @@ class Recogniser:
         self.reading: Reading = UNKNOWN
         self._source = "turn"  # "turn", "reread" (the last move going on) or "reply"
         #: when the source is "reply": the move whose piece was seen on its destination,
-        #: its captured pieces read as left on the board, and the reply underway on top
-        self._reply: tuple[Move, frozenset[int], Reading] | None = None
+        #: its captured pieces read as left on the board, the reply underway on top, and
+        #: whether that move is proved (its piece stayed, or the reply started on it)
+        self._reply: tuple[Move, frozenset[int], Reading, bool] | None = None
         self.hint = Hint()
         #: every frame shown since the caller last drained it (see `drain_frames`)
         self._frames: list[Hint] = []
         self._new_turn()
         self.sensed = self.turn.expected
         self._emptied = set()
+        self._placed_at: dict[int, float] = {}
+        self._lifted_at: dict[int, float] = {}
         self.tracker = PieceTracker(self.game.position.pieces())
         self._evaluate(start, [])
 
@@ -149,15 +152,24 @@ class Recogniser:
                 self._block = None
             if self.check and (lifted | placed) - self.check:
                 self.check = frozenset()  # play goes on: the reminder has done its job
-            if self._in_hand is not None:
-                self._since_in_hand |= lifted | placed
+            for square in lifted:
+                self._lifted_at[square] = now
             self._reply_lands(now, placed, events)
+            for square in placed:
+                self._placed_at[square] = now
+            self._filled |= placed
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
                 # A fast reply: the next player started before the board settled.
                 move, left = proved
                 missing = self.expected - self.sensed
-                self._commit(now, move, events, left=left, acted=missing, by_reply=True)
+                landed = self._placed_at.get(move.destination, now - BRUSH)
+                if now - landed + EPS >= BRUSH:
+                    self._commit(now, move, events, left=left, acted=missing, by_reply=True)
+                else:
+                    # Its piece touched the square only just now, and a brush on the way
+                    # looks the same for a moment: it counts once the piece has stayed.
+                    self._pending = (move, left, missing, landed + BRUSH)
             self._evaluate(now, events)
         self._timers(now, events)
         return events
@@ -176,6 +188,12 @@ class Recogniser:
         """When a timer will fire if the board stays as it is, or None if it is at rest."""
         if self._block == self.sensed:
             return None
+        if self._pending is not None:
+            # While its piece is off its square again nothing is due: it may be a brush.
+            move, _, _, due = self._pending
+            return due if move.destination in self.sensed else None
+        if self._two_ply_due is not None:
+            return self._two_ply_due
         kind = self.reading.kind
         if kind == "final":
             return self.since + (HOLD if self.reading.on_the_way else SETTLE)
@@ -249,12 +267,19 @@ class Recogniser:
             turn.previous = previous
         self.turn = turn
         self._after_cache: dict[Move, TurnBoards] = {}
-        #: moves whose piece was seen on its destination this turn (for proofs by reply)
+        #: moves whose piece was seen on its destination since the board last showed the
+        #: position (a reply landing on top of one of them proves it)
         self._reached: dict[Move, None] = {}
+        #: squares filled this turn (a move's landing was seen)
+        self._filled: set[int] = set()
+        #: when an unexplained board is checked against two plies (a move and its reply)
+        self._two_ply_due: float | None = None
         #: the moves underway when the piece was last seen in the hand, and when a board
         #: that means nothing followed (for a reply seen a scan before the landing)
         self._in_hand: tuple[list[Move], float | None] | None = None
-        self._since_in_hand: set[int] = set()
+        #: a move proved by a reply that waits for its piece to have stayed (move, captured
+        #: pieces left, the next player's pieces in the air, when it counts)
+        self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
         #: squares emptied at some moment this turn
         self._emptied: set[int] = set(self.turn.expected - self.sensed)
         self._last_move = self.game.moves[-1] if self.game.moves else None
@@ -316,25 +341,7 @@ class Recogniser:
             return Reading("new-game"), frozenset()
         if self.outcome is not None:
             return UNKNOWN, frozenset()
-        reading = turn.read(board)
-        if reading.kind != "unknown":
-            return reading, frozenset()
-        position = self.game.position
-        theirs = frozenset(
-            sq
-            for sq in self.turn.expected - board
-            if (piece := position.piece_at(sq)) is not None and piece.color != position.turn
-        )
-        if not theirs:
-            return reading, frozenset()
-        untouchable = theirs - self.turn.capturable
-        for touched in dict.fromkeys((untouchable, theirs)):
-            if not touched:
-                continue
-            again = self.turn.read(board | touched)
-            if again.kind in ("expected", "final", "progress"):
-                return again, touched
-        return reading, frozenset()
+        return turn.read_touched(board)
 
     def _read_reopened(self) -> Reading | None:
         """The board as the last move going on (same piece, another legal result)."""
@@ -360,7 +367,11 @@ class Recogniser:
         this change is read in the reply's turn (where the one after may already start)."""
         if self._source != "reply" or self._reply is None:
             return
-        move, left, reply = self._reply
+        move, left, reply, proved = self._reply
+        if not proved:
+            return
+        if self._read_turn(self._board())[0].landed():
+            return  # the mover's piece came down on a square of its own move: theirs
         if any(m.destination in placed or set(m.path) & placed for m in reply.in_hand()):
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
@@ -376,13 +387,16 @@ class Recogniser:
         before = self.reading
         changes = lifted | placed
         candidates = [(m, changes) for m in before.landed()]
-        candidates += [(m, changes) for m in before.in_hand() if m.destination in placed]
+        # Landing now: the next player's first change may have been seen a scan or two
+        # earlier (a switch still chattering): landing and reply are one moment.
+        together = changes | {
+            sq for sq, t in self._lifted_at.items() if now - t <= TOGETHER and sq not in placed
+        }
+        in_hand = before.in_hand()
         left_at = self._in_hand[1] if self._in_hand else None
         if before.kind == "unknown" and left_at is not None and now - left_at <= TOGETHER:
-            # The next player's first change was seen a scan or two before the landing
-            # (a switch still chattering): landing and reply are one moment.
-            moves, _ = self._in_hand
-            candidates += [(m, self._since_in_hand) for m in moves if m.destination in placed]
+            in_hand = self._in_hand[0]  # the board meant nothing for that moment
+        candidates += [(m, together) for m in in_hand if m.destination in placed]
         if not candidates:
             return None
         board = self._board()
@@ -405,6 +419,8 @@ class Recogniser:
         work = set(changes) - {move.destination} - move.captures
         if not work:
             return None  # nothing of the next player's in this change
+        if work & (board - self.turn.expected):
+            return None  # a piece put down at once is a knock or a slide, not a start
         after = self._after(move)
         reading, left = self._read_after(move, board)
         if reading.kind in ("progress", "final"):
@@ -427,10 +443,28 @@ class Recogniser:
         # A captured piece never lifted this turn is surely still there; a captured
         # square emptied and filled again may hold the next player's landing piece.
         left = standing - self._emptied
-        reading = after.read(board - left)
+        reading, _ = after.read_touched(board - left)
         if reading.kind == "unknown" and standing - left:
-            return after.read(board - standing), standing
+            return after.read_touched(board - standing)[0], standing
         return reading, left
+
+    def _two_plies(self, board: frozenset[int]) -> tuple[Move, frozenset[int]] | None:
+        """The one move of this turn whose landing square was filled this turn and whose
+        reply's final board this is (with its captured pieces read as left, if need be)."""
+        found = []
+        for move in self.turn.moves:
+            if move.destination not in self._filled or move.origin not in self._emptied:
+                continue
+            reading, left = self._read_after(move, board)
+            reply = reading.move
+            if (
+                reading.kind == "final"
+                and reply is not None
+                and reply.origin in self._emptied
+                and reply.destination in self._filled
+            ):
+                found.append((move, left))  # (both pieces were seen to leave and land)
+        return found[0] if len(found) == 1 else None
 
     def _reply_underway(
         self, board: frozenset[int]
@@ -461,9 +495,24 @@ class Recogniser:
                 events.append(Event("crown-confirmed", now, {"square": self.crown}))
                 self.crown = None
                 self._crown_lifted = False
+        self._reply = None
+        if self._pending is not None:
+            move = self._pending[0]
+            mine, _ = self._read_turn(board)
+            if mine.landed() and move not in mine.landed():
+                self._pending = None  # its piece came down elsewhere: it was on its way
+            elif self.turn.read(board).kind != "unknown":
+                self._pending = None  # a plain board of this turn: settling takes over
+            else:
+                # Proved, waiting for its piece to have stayed (or for the reply to land).
+                reply, left = self._read_after(move, board)
+                self.reading, self._source = UNKNOWN, "reply"
+                self._reply = (move, left, reply, True)
+                if reply.kind in ("progress", "final"):
+                    self._show(progress_hint(reply.found, self.lingering | left))
+                return
         reading, touched = self._read_turn(board)
         source = "turn"
-        self._reply = None
         if reading.kind in ("final", "progress") and self._contradicted(reading, turn):
             reading, touched = UNKNOWN, frozenset()
         reopened = self._read_reopened()
@@ -480,7 +529,9 @@ class Recogniser:
             turn.expected - self._reopened.acted,
         ):
             self._reopened = None  # the opponent acted: the move stands
-        maybe_touch = reading.kind == "unknown" or (touched and reading.kind != "final")
+        # The next player's move is looked for when the board means nothing in this turn,
+        # or only with their pieces read as touched and no piece of the mover landed.
+        maybe_touch = reading.kind == "unknown" or (touched and not reading.landed())
         if source == "turn" and maybe_touch and self.outcome is None and self._reached:
             # Is the next player's move already underway on top of a move whose piece
             # was seen on its destination?
@@ -496,14 +547,26 @@ class Recogniser:
                     self._evaluate(now, events)
                     return
                 if reading.kind == "unknown" or self._last_lift_was_next_players():
-                    reading, source, self._reply = UNKNOWN, "reply", (move, left, reply)
+                    reading, source = UNKNOWN, "reply"
+                    self._reply = (move, left, reply, True)
         self.reading, self._source = reading, source
         if source == "turn":
+            if reading.kind == "expected":
+                self._reached.clear()  # back as it was: whatever landed went back
             for move in reading.landed():
-                self._reached[move] = None
+                # (a king capture back on its own square only if the king ever left it)
+                if move.origin != move.destination or move.origin in self._emptied:
+                    self._reached[move] = None
+        unexplained = reading.kind == "unknown" or (touched and not reading.landed())
+        self._two_ply_due = (
+            self.since + SETTLE
+            if unexplained and source != "reread" and self._filled and self.outcome is None
+            else None
+        )
+        if source == "turn":
             in_hand = reading.in_hand()
             if in_hand:
-                self._in_hand, self._since_in_hand = (in_hand, None), set()
+                self._in_hand = (in_hand, None)
             elif reading.kind != "unknown":
                 self._in_hand = None
             elif self._in_hand is not None and self._in_hand[1] is None:
@@ -525,7 +588,7 @@ class Recogniser:
         elif kind == "progress":
             self._show(progress_hint(reading.found, self.lingering))
         elif source == "reply" and self._reply is not None:
-            self._show(progress_hint(self._reply[2].found, self.lingering))
+            self._show(progress_hint(self._reply[2].found, self.lingering | self._reply[1]))
         elif self.correcting:
             self._show(self._correction_hint())
         else:
@@ -594,6 +657,24 @@ class Recogniser:
     def _timers(self, now: float, events: list[Event]) -> None:
         deadline = self.next_deadline()
         if deadline is None or now + EPS < deadline:
+            return
+        if self._pending is not None:
+            move, left, acted, _ = self._pending
+            self._pending = None
+            self._commit(now, move, events, left=left, acted=acted, by_reply=True)
+            self._evaluate(now, events)
+            return
+        if self._two_ply_due is not None:
+            self._two_ply_due = None
+            pair = self._two_plies(self._board())
+            if pair is not None:
+                # A still board only a move and its reply explain: both were played.
+                move, left = pair
+                self._commit(now, move, events, left=left, by_reply=True)
+                self._evaluate(now, events)
+                self._two_ply_due = None
+            elif self.next_deadline() is not None and now + EPS >= self.next_deadline():
+                self._timers(now, events)
             return
         kind = self.reading.kind
         if kind == "final":

@@ -70,7 +70,9 @@ class Session:
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
-            self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
+            self.recogniser = Recogniser(
+                game, hint_level=config.hints, start=now, touch_move=config.touch_move
+            )
             self.announcer.announce("resume-offer", moves=len(game.moves))
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
@@ -81,7 +83,9 @@ class Session:
             game = Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
             self.journal.start(game.variant.name, game.fen(), self.started)
-            self.recogniser = Recogniser(game, hint_level=config.hints, start=now)
+            self.recogniser = Recogniser(
+                game, hint_level=config.hints, start=now, touch_move=config.touch_move
+            )
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
         self._redraw(now)
@@ -143,6 +147,15 @@ class Session:
                 # Journal first: what is announced is already on disk.
                 self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
                 self.announcer.announce("move", side=d["side"], move=d["move"], fen=d["fen"])
+            elif event.kind == "move-corrected":
+                # The last move went on (touch-move off): it is replaced on disk, then said.
+                # A power cut between the two records leaves the move taken back; the
+                # board still shows it and it is read again on resume.
+                self.journal.takeback(d["ply"])
+                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                self.announcer.announce(
+                    "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
+                )
             elif event.kind == "outcome":
                 self._finish(d["winner"], d["reason"])
             elif event.kind == "takeback":
@@ -158,6 +171,7 @@ class Session:
             elif event.kind in (
                 "illegal-board",
                 "board-ok",
+                "check-colours",
                 "capture-mandatory",
                 "nothing-to-take-back",
             ):

@@ -17,6 +17,9 @@ HOLD = 0.55
 CALM = 0.5
 #: an unrecognised board is left alone this long before guidance starts
 GRACE = 3.0
+#: a piece that touched its square less than this ago may be brushing past: a reply
+#: that starts meanwhile commits the move only once the piece has stayed this long
+BRUSH = 0.2
 #: changes this close together are one moment (a scan or two, a chattering switch)
 TOGETHER = 0.05
 #: float slack when comparing deadlines

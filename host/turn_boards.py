@@ -125,6 +125,28 @@ class TurnBoards:
         return UNKNOWN
 
 
+    def read_touched(self, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+        """`read`, but if the board means nothing, read the other side's lifted pieces as
+        touches (back on their squares): an opponent's hand is not a move. Pieces this
+        turn could capture are tried last (their removal is part of a capture).
+        Returns the reading and the squares read as touched."""
+        reading = self.read(board)
+        if reading.kind != "unknown":
+            return reading, frozenset()
+        position = self.position
+        theirs = frozenset(
+            sq
+            for sq in self.expected - board
+            if (piece := position.piece_at(sq)) is not None and piece.color != position.turn
+        )
+        for touched in dict.fromkeys((theirs - self.capturable, theirs)):
+            if touched:
+                again = self.read(board | touched)
+                if again.kind in ("expected", "final", "progress"):
+                    return again, touched
+        return reading, frozenset()
+
+
 def explain(expected: frozenset[int], paths: list[Move], sensed: frozenset[int]) -> list[Progress]:
     """Every (path, removed set, landing) that explains `sensed` as a move underway from
     the board `expected`."""

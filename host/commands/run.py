@@ -38,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--journal", help="journal file")
     parser.add_argument("--games-dir", help="folder for finished games (PDN)")
     parser.add_argument("--no-speech", action="store_true", help="console only")
+    parser.add_argument(
+        "--touch-move",
+        action="store_true",
+        default=None,
+        help="club play: a piece released on a legal square has moved (config touch_move)",
+    )
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.set_defaults(func=run)
@@ -60,6 +66,7 @@ def settings(args: argparse.Namespace) -> Config:
         journal=Path(args.journal) if args.journal else None,
         games_dir=Path(args.games_dir) if args.games_dir else None,
         speech=False if args.no_speech else None,
+        touch_move=args.touch_move,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine import Move, Position, get_variant
+from engine import Game, Move, Position, get_variant
 from engine.position import Piece
 
 from .moves import Hooks, Style, carry_out
@@ -75,6 +75,8 @@ class Driver:
                     break  # never start from a finished game
                 self.position = after
         self.start = self.position
+        #: the game as the board must follow it (draws by rule end it, as on the board)
+        self.game = Game(self.variant, self.position)
         self.table = Table.from_position(
             self.position, self.rng, t=self.rng.uniform(200, 900), bounce=bounce
         )
@@ -93,6 +95,7 @@ class Driver:
         """Start the stream from `position` instead (before the hands did anything)."""
         assert not self.table.changes, "reset after the hands started"
         self.position = self.start = position
+        self.game = Game(self.variant, position)
         self.table = Table.from_position(
             position, self.rng, t=self.table.t, bounce=self.table.bounce
         )
@@ -101,10 +104,10 @@ class Driver:
 
     @property
     def over(self) -> bool:
-        return not self.position.legal_moves()
+        return self.game.outcome() is not None
 
     def moves(self) -> list[Move]:
-        return self.position.legal_moves()
+        return [] if self.over else self.position.legal_moves()
 
     def choose(self, prefer=None) -> Move | None:
         """A random legal move (one satisfying `prefer` if there is one)."""
@@ -143,10 +146,18 @@ class Driver:
     def advance(self, move: Move, *, check: bool = True) -> None:
         """The engine follows a move the hands made (and its FEN is expected)."""
         self.previous_position, self.previous_move = self.position, move
-        self.position = self.position.play(move)
+        self.game.push(move)
+        self.position = self.game.position
         self.expected.append(self.position.fen())
         if check:
             self.sync_kings()
+
+    def went_on(self) -> None:
+        """The last move is not what the hands finally played (its piece went on):
+        the game and the expectations forget it."""
+        self.game.pop()
+        self.position = self.game.position
+        self.expected.pop()
 
     def sync_kings(self) -> None:
         """A crowned man has a king stacked on it (no switch changes); check the table."""
@@ -159,7 +170,7 @@ class Driver:
     def clear_path(self, move: Move) -> None:
         """Forgotten pieces in the way of `move` must come off first (the hand needs the
         square): taken off at once, before the move starts."""
-        needed = set(move.path) | {move.destination}
+        needed = {sq for path in (move.paths or (move.path,)) for sq in path}
         for square in [sq for sq in self.lingering if sq in needed]:
             self.remove_lingering(square)
             self.table.wait(150, 500)
@@ -177,8 +188,8 @@ class Driver:
     # -- the end ---------------------------------------------------------------------------
 
     def scenario(self) -> Scenario:
-        # Whatever was forgotten on the board is taken off at the end.
-        while self.lingering:
+        # Whatever was forgotten is taken off at the end (unless that is the question).
+        while self.lingering and not self.ambiguous:
             self.table.wait(300, 1500)
             self.remove_lingering()
         scan = self.rng.uniform(10, 20)
