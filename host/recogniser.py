@@ -370,11 +370,32 @@ class Recogniser:
         move, left, reply, proved = self._reply
         if not proved:
             return
-        if self._read_turn(self._board())[0].landed():
+        if self._mover_landed(self._read_turn(self._board())[0], now):
             return  # the mover's piece came down on a square of its own move: theirs
         if any(m.destination in placed or set(m.path) & placed for m in reply.in_hand()):
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
+
+    def _mover_landed(self, reading: Reading, now: float) -> bool:
+        """Does `reading` have the mover's piece landed on a square of its move, and
+        could it have got there? A piece put down within a moment of the last lift of
+        the mover's piece is another piece (no hand carries one across that fast)."""
+        landed = reading.landed()
+        if not landed:
+            return False
+        squares = self._filled | {m.origin for m in landed}
+        lifts = [(self._lifted_at[sq], sq) for sq in squares if sq in self._lifted_at]
+        if not lifts:
+            return True
+        when, square = max(lifts)
+        # (a king sliding along its diagonal may touch down a square further at once)
+        return now - when >= TOGETHER or any(
+            self._diagonal(square, m.destination) for m in landed
+        )
+
+    def _diagonal(self, a: int, b: int) -> bool:
+        (fa, ra), (fb, rb) = self.coords[a], self.coords[b]
+        return abs(fa - fb) == abs(ra - rb) != 0
 
     def _proved_by_reply(
         self, now: float, lifted: frozenset[int], placed: frozenset[int]
@@ -531,7 +552,9 @@ class Recogniser:
             self._reopened = None  # the opponent acted: the move stands
         # The next player's move is looked for when the board means nothing in this turn,
         # or only with their pieces read as touched and no piece of the mover landed.
-        maybe_touch = reading.kind == "unknown" or (touched and not reading.landed())
+        maybe_touch = reading.kind == "unknown" or (
+            touched and not self._mover_landed(reading, now)
+        )
         if source == "turn" and maybe_touch and self.outcome is None and self._reached:
             # Is the next player's move already underway on top of a move whose piece
             # was seen on its destination?
@@ -719,13 +742,14 @@ class Recogniser:
         side = before.turn
         after = self._after(move)
         self.game.push(move)
+        left = left & self.sensed  # (one may have come off meanwhile)
         for square in left:
             self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
         self.lingering = self.lingering | left
         self.crown = move.destination if move.promotes else None
         self._crown_lifted = False
         self._new_turn(after)
-        if not self.touch_move or by_reply:
+        if (not self.touch_move or by_reply) and self.outcome is None:
             theirs = frozenset(
                 sq
                 for sq in acted - move.captures

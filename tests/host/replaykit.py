@@ -23,13 +23,19 @@ def moves(out: list[dict]) -> list[dict]:
     return [r for r in out if "move" in r]
 
 
-def frame_at(out: list[dict], t: int) -> dict[str, str]:
-    """The LED roles shown at time t (the last frame printed at or before t)."""
-    frame: dict[str, str] = {}
+def frame_record_at(out: list[dict], t: int) -> dict:
+    """The LED frame record shown at time t (the last printed at or before t): its
+    "leds" (square -> role) and, when squares blink, "blink"."""
+    record: dict = {"leds": {}}
     for r in out:
         if "leds" in r and r["t"] <= t:
-            frame = r["leds"]
-    return frame
+            record = r
+    return record
+
+
+def frame_at(out: list[dict], t: int) -> dict[str, str]:
+    """The LED roles shown at time t (the last frame printed at or before t)."""
+    return frame_record_at(out, t)["leds"]
 
 
 def role(frame: dict[str, str], name: str) -> set[int]:

@@ -639,6 +639,8 @@ def goes_on(d: Driver, plies: int) -> None:
             continue
         first = d.rng.choice(other)
         d.play(first)
+        if d.over:
+            return  # the game ended with it: nothing goes on after the end
         d.went_on()
         d.table.wait(300, 1500)
         piece = d.table.lift(first.destination)
@@ -691,6 +693,8 @@ def touch_move_club(d: Driver, plies: int) -> None:
             d.pause()
             continue
         d.play(move)
+        if d.over:
+            return  # the game is over: a piece moved after it is no move at all
         t = d.table
         t.wait(400, 1500)
         went_on = d.rng.choice(other).destination
