@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engine import Position
 from engine.position import Piece
+from host.turn_boards import Reading
 
 #: readings kept at most (the cheapest); beyond this a board is simply doubtful
 MAX_READINGS = 24
@@ -116,14 +118,31 @@ class PieceTracker:
             colours.add(piece.color)
         return colours.pop() if len(colours) == 1 else None
 
-    def last_lifted(self) -> set[Piece | None]:
-        """The pieces most recently lifted and still in the air (plausible readings)."""
+    def hand_holds(self, colour: str) -> bool:
+        """Is the piece lifted last (the one in the hand) surely of `colour`?"""
         found: set[Piece | None] = set()
         for reading in self._plausible():
             if reading.air:
                 latest = max(n for _, n in reading.air)
                 found |= {piece for piece, n in reading.air if n == latest}
-        return found
+        return bool(found) and all(p is not None and p.color == colour for p in found)
+
+    def contradicts(self, reading: Reading, position: Position) -> bool:
+        """Does `reading` (of a turn from `position`) put a piece of one colour where a
+        piece of the other colour was surely put down? (A move's landing square holds
+        the piece from its origin.)"""
+        landings: dict[int, int] = {}
+        if reading.kind == "final" and reading.move is not None:
+            landings[reading.move.destination] = reading.move.origin
+        for p in reading.found:
+            if p.lifted and p.at is not None:
+                landings[p.path[p.at]] = p.move.origin
+        for square, origin in landings.items():
+            seen = self.sure_colour(square)
+            piece = position.piece_at(origin)
+            if seen is not None and piece is not None and seen != piece.color:
+                return True
+        return False
 
     def doubtful(self, target: Mapping[int, Piece]) -> frozenset[int]:
         """Squares where a plausible reading has another piece than `target` says

@@ -22,9 +22,11 @@ goes on to another legal result before the opponent acts: it is re-read
 the live session and the deterministic replay run the very same code. No I/O:
 the caller journals, announces and draws the returned events.
 
-Where the pieces are: matching boards to moves in host/turn_boards.py, which
-piece stands where in host/piece_identity.py, what the lights say in
-host/guidance.py, the thresholds in host/timing.py.
+Where the rest lives: matching boards to moves in host/turn_boards.py, what
+the hands did this turn and what it proves in host/turn_evidence.py, a move
+that goes on in host/reread.py, which piece stands where in
+host/piece_identity.py, what the lights say in host/guidance.py, the
+thresholds in host/timing.py.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ from host.guidance import (
 )
 from host.hints import Hint, HintBuilder, filter_level
 from host.piece_identity import PieceTracker
-from host.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
+from host.reread import Reopened
+from host.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
 from host.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
+from host.turn_evidence import TurnEvidence
 
 __all__ = [
     "CALM",
@@ -65,16 +69,6 @@ class Event:
     kind: str
     time: float
     data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Reopened:
-    """The last committed move, still open to re-reading while its piece goes on."""
-
-    turn: TurnBoards  # the turn it was played in
-    move: Move
-    lingering: frozenset[int]  # forgotten captured pieces on the board before it
-    acted: frozenset[int]  # the next player's pieces already lifted when it was committed
 
 
 class Recogniser:
@@ -110,23 +104,22 @@ class Recogniser:
         self._block: frozenset[int] | None = None
         self._alerted = False
         self._last_move: Move | None = None
-        self._reopened: _Reopened | None = None
+        self._reopened: Reopened | None = None
         self.sensed: frozenset[int] = frozenset()
         self.since = start
         self.reading: Reading = UNKNOWN
         self._source = "turn"  # "turn", "reread" (the last move going on) or "reply"
         #: when the source is "reply": the move whose piece was seen on its destination,
-        #: its captured pieces read as left on the board, the reply underway on top, and
-        #: whether that move is proved (its piece stayed, or the reply started on it)
-        self._reply: tuple[Move, frozenset[int], Reading, bool] | None = None
+        #: its captured pieces read as left on the board, and the reply underway on top
+        self._reply: tuple[Move, frozenset[int], Reading] | None = None
         self.hint = Hint()
         #: every frame shown since the caller last drained it (see `drain_frames`)
         self._frames: list[Hint] = []
+        self._lifted_at: dict[int, float] = {}
+        self._placed_at: dict[int, float] = {}
         self._new_turn()
         self.sensed = self.turn.expected
-        self._emptied = set()
-        self._placed_at: dict[int, float] = {}
-        self._lifted_at: dict[int, float] = {}
+        self.evidence.emptied.clear()
         self.tracker = PieceTracker(self.game.position.pieces())
         self._evaluate(start, [])
 
@@ -145,25 +138,26 @@ class Recogniser:
             lifted, placed = self.sensed - occupied, occupied - self.sensed
             self.sensed = occupied
             self.since = now
+            side = self.game.position.turn
+            movers = [
+                sq
+                for sq in lifted
+                if any(p is None or p.color == side for p in self.tracker.pieces_at(sq))
+            ]
             self.tracker.update(lifted, placed)
             self.lingering &= occupied  # a forgotten piece taken off is gone for good
-            self._emptied |= lifted
             if self._block is not None and occupied != self._block:
                 self._block = None
             if self.check and (lifted | placed) - self.check:
                 self.check = frozenset()  # play goes on: the reminder has done its job
-            for square in lifted:
-                self._lifted_at[square] = now
+            self.evidence.record(now, lifted, placed, movers)
             self._reply_lands(now, placed, events)
-            for square in placed:
-                self._placed_at[square] = now
-            self._filled |= placed
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
                 # A fast reply: the next player started before the board settled.
                 move, left = proved
                 missing = self.expected - self.sensed
-                landed = self._placed_at.get(move.destination, now - BRUSH)
+                landed = self.evidence.placed_at.get(move.destination, now - BRUSH)
                 if now - landed + EPS >= BRUSH:
                     self._commit(now, move, events, left=left, acted=missing, by_reply=True)
                 else:
@@ -266,22 +260,14 @@ class Recogniser:
         else:
             turn.previous = previous
         self.turn = turn
-        self._after_cache: dict[Move, TurnBoards] = {}
-        #: moves whose piece was seen on its destination since the board last showed the
-        #: position (a reply landing on top of one of them proves it)
-        self._reached: dict[Move, None] = {}
-        #: squares filled this turn (a move's landing was seen)
-        self._filled: set[int] = set()
+        self.evidence = TurnEvidence(
+            turn, turn.expected - self.sensed, self._lifted_at, self._placed_at
+        )
         #: when an unexplained board is checked against two plies (a move and its reply)
         self._two_ply_due: float | None = None
-        #: the moves underway when the piece was last seen in the hand, and when a board
-        #: that means nothing followed (for a reply seen a scan before the landing)
-        self._in_hand: tuple[list[Move], float | None] | None = None
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
-        #: squares emptied at some moment this turn
-        self._emptied: set[int] = set(self.turn.expected - self.sensed)
         self._last_move = self.game.moves[-1] if self.game.moves else None
         self._alerted = False
         self.correcting = False
@@ -297,30 +283,6 @@ class Recogniser:
         for square in self.lingering:
             pieces[square] = self._lingering_pieces[square]
         return pieces
-
-    def _contradicted(self, reading: Reading, turn: TurnBoards) -> bool:
-        """Does `reading` (in `turn`) put a piece of one colour where the tracker surely
-        saw the other colour put down? (A move's landing square holds its own piece.)"""
-        landings: dict[int, int] = {}
-        if reading.kind == "final" and reading.move is not None:
-            landings[reading.move.destination] = reading.move.origin
-        for p in reading.found:
-            if p.lifted and p.at is not None:
-                landings[p.path[p.at]] = p.move.origin
-        for square, origin in landings.items():
-            seen = self.tracker.sure_colour(square)
-            piece = turn.position.piece_at(origin)
-            if seen is not None and piece is not None and seen != piece.color:
-                return True
-        return False
-
-    def _after(self, move: Move) -> TurnBoards:
-        """The boards of the turn after `move` (cached for this turn)."""
-        turn = self._after_cache.get(move)
-        if turn is None:
-            turn = TurnBoards(self.game.position.play(move), self.turn.expected)
-            self._after_cache[move] = turn
-        return turn
 
     # -- reading a board ---------------------------------------------------------
 
@@ -343,23 +305,12 @@ class Recogniser:
             return UNKNOWN, frozenset()
         return turn.read_touched(board)
 
-    def _read_reopened(self) -> Reading | None:
-        """The board as the last move going on (same piece, another legal result)."""
-        reopened = self._reopened
-        if reopened is None:
+    def _proved_by_reply(
+        self, now: float, lifted: frozenset[int], placed: frozenset[int]
+    ) -> tuple[Move, frozenset[int]] | None:
+        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
             return None
-        board = (self.sensed - reopened.lingering) | reopened.acted
-        reading = reopened.turn.read(board)
-        origin = reopened.move.origin
-        if reading.kind == "final" and reading.move is not None:
-            if reading.move != reopened.move and reading.move.origin == origin:
-                return reading
-            return None
-        if reading.kind == "progress":
-            found = tuple(p for p in reading.found if p.move.origin == origin and p.lifted)
-            if found:
-                return Reading("progress", found=found)
-        return None
+        return self.evidence.proved_by_reply(self.reading, self._board(), now, lifted, placed)
 
     def _reply_lands(self, now: float, placed: frozenset[int], events: list[Event]) -> None:
         """A reply was underway on top of a move seen on its destination, and one of the
@@ -367,137 +318,12 @@ class Recogniser:
         this change is read in the reply's turn (where the one after may already start)."""
         if self._source != "reply" or self._reply is None:
             return
-        move, left, reply, proved = self._reply
-        if not proved:
-            return
-        if self._mover_landed(self._read_turn(self._board())[0], now):
+        move, left, reply = self._reply
+        if self.evidence.mover_landed(self._read_turn(self._board())[0], now):
             return  # the mover's piece came down on a square of its own move: theirs
         if any(m.destination in placed or set(m.path) & placed for m in reply.in_hand()):
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
-
-    def _mover_landed(self, reading: Reading, now: float) -> bool:
-        """Does `reading` have the mover's piece landed on a square of its move, and
-        could it have got there? A piece put down within a moment of the last lift of
-        the mover's piece is another piece (no hand carries one across that fast)."""
-        landed = reading.landed()
-        if not landed:
-            return False
-        squares = self._filled | {m.origin for m in landed}
-        lifts = [(self._lifted_at[sq], sq) for sq in squares if sq in self._lifted_at]
-        if not lifts:
-            return True
-        when, square = max(lifts)
-        # (a king sliding along its diagonal may touch down a square further at once)
-        return now - when >= TOGETHER or any(
-            self._diagonal(square, m.destination) for m in landed
-        )
-
-    def _diagonal(self, a: int, b: int) -> bool:
-        (fa, ra), (fb, rb) = self.coords[a], self.coords[b]
-        return abs(fa - fb) == abs(ra - rb) != 0
-
-    def _proved_by_reply(
-        self, now: float, lifted: frozenset[int], placed: frozenset[int]
-    ) -> tuple[Move, frozenset[int]] | None:
-        """The move that this change proves finished: its piece stands on its
-        destination (landed before, or together with the next player's first change)
-        and the next player has started. None unless exactly one move fits."""
-        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
-            return None
-        before = self.reading
-        changes = lifted | placed
-        candidates = [(m, changes) for m in before.landed()]
-        # Landing now: the next player's first change may have been seen a scan or two
-        # earlier (a switch still chattering): landing and reply are one moment.
-        together = changes | {
-            sq for sq, t in self._lifted_at.items() if now - t <= TOGETHER and sq not in placed
-        }
-        in_hand = before.in_hand()
-        left_at = self._in_hand[1] if self._in_hand else None
-        if before.kind == "unknown" and left_at is not None and now - left_at <= TOGETHER:
-            in_hand = self._in_hand[0]  # the board meant nothing for that moment
-        candidates += [(m, together) for m in in_hand if m.destination in placed]
-        if not candidates:
-            return None
-        board = self._board()
-        if self.turn.read(board).kind != "unknown":
-            return None
-        proved = {}
-        for move, work in candidates:
-            left = self._next_player_started(move, board, work)
-            if left is not None:
-                proved[move] = left
-        return next(iter(proved.items())) if len(proved) == 1 else None
-
-    def _next_player_started(
-        self, move: Move, board: frozenset[int], changes: frozenset[int] | set[int]
-    ) -> frozenset[int] | None:
-        """Do `changes` show the next player starting after `move`? Returns the
-        captured pieces read as left on the board if so, else None."""
-        if move.destination not in board:
-            return None  # not standing on its destination: maybe lifted again
-        work = set(changes) - {move.destination} - move.captures
-        if not work:
-            return None  # nothing of the next player's in this change
-        if work & (board - self.turn.expected):
-            return None  # a piece put down at once is a knock or a slide, not a start
-        after = self._after(move)
-        reading, left = self._read_after(move, board)
-        if reading.kind in ("progress", "final"):
-            return left
-        left = move.captures & board
-        rest = board - left
-        gone = after.expected - rest
-        if len(gone) == 1 and not rest - after.expected:
-            piece = after.position.piece_at(next(iter(gone)))
-            if piece is not None and piece.color == after.position.turn:
-                return left
-        return None
-
-    def _read_after(self, move: Move, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
-        """`board` in the turn after `move`: as it is, or else with the move's captured
-        pieces still standing read as forgotten (left on the board). Returns the
-        reading and the captured pieces it reads as left on the board."""
-        after = self._after(move)
-        standing = move.captures & board
-        # A captured piece never lifted this turn is surely still there; a captured
-        # square emptied and filled again may hold the next player's landing piece.
-        left = standing - self._emptied
-        reading, _ = after.read_touched(board - left)
-        if reading.kind == "unknown" and standing - left:
-            return after.read_touched(board - standing)[0], standing
-        return reading, left
-
-    def _two_plies(self, board: frozenset[int]) -> tuple[Move, frozenset[int]] | None:
-        """The one move of this turn whose landing square was filled this turn and whose
-        reply's final board this is (with its captured pieces read as left, if need be)."""
-        found = []
-        for move in self.turn.moves:
-            if move.destination not in self._filled or move.origin not in self._emptied:
-                continue
-            reading, left = self._read_after(move, board)
-            reply = reading.move
-            if (
-                reading.kind == "final"
-                and reply is not None
-                and reply.origin in self._emptied
-                and reply.destination in self._filled
-            ):
-                found.append((move, left))  # (both pieces were seen to leave and land)
-        return found[0] if len(found) == 1 else None
-
-    def _reply_underway(
-        self, board: frozenset[int]
-    ) -> tuple[Move, Reading, frozenset[int]] | None:
-        """A move whose piece was seen on its destination this turn, with the next
-        player's move underway on top of it; the only such move."""
-        found = []
-        for move in self._reached:
-            reading, left = self._read_after(move, board)
-            if reading.kind in ("final", "progress"):
-                found.append((move, reading, left))
-        return found[0] if len(found) == 1 else None
 
     # -- reacting to a new board ------------------------------------------------
 
@@ -526,39 +352,41 @@ class Recogniser:
                 self._pending = None  # a plain board of this turn: settling takes over
             else:
                 # Proved, waiting for its piece to have stayed (or for the reply to land).
-                reply, left = self._read_after(move, board)
+                reply, left = self.evidence.read_after(move, board)
                 self.reading, self._source = UNKNOWN, "reply"
-                self._reply = (move, left, reply, True)
+                self._reply = (move, left, reply)
                 if reply.kind in ("progress", "final"):
                     self._show(progress_hint(reply.found, self.lingering | left))
                 return
         reading, touched = self._read_turn(board)
         source = "turn"
-        if reading.kind in ("final", "progress") and self._contradicted(reading, turn):
+        if reading.kind in ("final", "progress") and self.tracker.contradicts(
+            reading, turn.position
+        ):
             reading, touched = UNKNOWN, frozenset()
-        reopened = self._read_reopened()
-        if reopened is not None and self._reopened and self._contradicted(
-            reopened, self._reopened.turn
+        open_move = self._reopened
+        reopened = open_move.read(self.sensed) if open_move else None
+        if reopened is not None and open_move and self.tracker.contradicts(
+            reopened, open_move.turn.position
         ):
             reopened = None
-        if reopened is not None and (
-            reading.kind == "unknown" or reopened.kind == "final" or self._last_lift_was_movers()
+        if reopened is not None and open_move and (
+            reading.kind == "unknown"
+            or reopened.kind == "final"
+            or self.tracker.hand_holds(open_move.mover)
         ):
             reading, source = reopened, "reread"
-        elif self._reopened is not None and board not in (
-            turn.expected,
-            turn.expected - self._reopened.acted,
-        ):
+        elif open_move is not None and not open_move.still_open(board, turn.expected):
             self._reopened = None  # the opponent acted: the move stands
         # The next player's move is looked for when the board means nothing in this turn,
         # or only with their pieces read as touched and no piece of the mover landed.
         maybe_touch = reading.kind == "unknown" or (
-            touched and not self._mover_landed(reading, now)
+            touched and not self.evidence.mover_landed(reading, now)
         )
-        if source == "turn" and maybe_touch and self.outcome is None and self._reached:
+        if source == "turn" and maybe_touch and self.outcome is None and self.evidence.reached:
             # Is the next player's move already underway on top of a move whose piece
             # was seen on its destination?
-            underway = self._reply_underway(board)
+            underway = self.evidence.reply_underway(board)
             if underway is not None:
                 move, reply, left = underway
                 landed = reply.kind == "final" or any(
@@ -569,31 +397,20 @@ class Recogniser:
                     self._commit(now, move, events, left=left, by_reply=True)
                     self._evaluate(now, events)
                     return
-                if reading.kind == "unknown" or self._last_lift_was_next_players():
+                side = self.game.position.turn
+                next_player = "B" if side == "W" else "W"
+                if reading.kind == "unknown" or self.tracker.hand_holds(next_player):
                     reading, source = UNKNOWN, "reply"
-                    self._reply = (move, left, reply, True)
+                    self._reply = (move, left, reply)
         self.reading, self._source = reading, source
         if source == "turn":
-            if reading.kind == "expected":
-                self._reached.clear()  # back as it was: whatever landed went back
-            for move in reading.landed():
-                # (a king capture back on its own square only if the king ever left it)
-                if move.origin != move.destination or move.origin in self._emptied:
-                    self._reached[move] = None
+            self.evidence.note(reading, now)
         unexplained = reading.kind == "unknown" or (touched and not reading.landed())
         self._two_ply_due = (
             self.since + SETTLE
-            if unexplained and source != "reread" and self._filled and self.outcome is None
+            if unexplained and source != "reread" and self.evidence.filled and not self.outcome
             else None
         )
-        if source == "turn":
-            in_hand = reading.in_hand()
-            if in_hand:
-                self._in_hand = (in_hand, None)
-            elif reading.kind != "unknown":
-                self._in_hand = None
-            elif self._in_hand is not None and self._in_hand[1] is None:
-                self._in_hand = (self._in_hand[0], now)  # the hand left its moves just now
         kind = reading.kind
         if kind != "unknown":
             self._alerted = False
@@ -622,22 +439,6 @@ class Recogniser:
             if len(missing) == 1 and board < turn.expected:
                 self._show(self._idle_hint())
             self._check_capture_alert(now, events)
-
-    def _last_lift_was_next_players(self) -> bool:
-        """Is the piece in the hand (lifted last) one of the next player's?"""
-        side = self.game.position.turn
-        pieces = self.tracker.last_lifted()
-        return bool(pieces) and all(p is not None and p.color != side for p in pieces)
-
-    def _last_lift_was_movers(self) -> bool:
-        """Is the piece lifted last (the one in the hand) of the colour that made the
-        last move? Then a board both players' moves explain is that move going on."""
-        reopened = self._reopened
-        if reopened is None:
-            return False
-        mover = reopened.turn.position.turn
-        pieces = self.tracker.last_lifted()
-        return bool(pieces) and all(p is not None and p.color == mover for p in pieces)
 
     def _board_right(self, now: float, events: list[Event]) -> None:
         """The board matches the game again after a correction: say so, unless the
@@ -689,7 +490,7 @@ class Recogniser:
             return
         if self._two_ply_due is not None:
             self._two_ply_due = None
-            pair = self._two_plies(self._board())
+            pair = self.evidence.two_plies(self._board())
             if pair is not None:
                 # A still board only a move and its reply explain: both were played.
                 move, left = pair
@@ -740,7 +541,7 @@ class Recogniser:
         turn_before, lingering_before = self.turn, self.lingering
         text = before.move_text(move)
         side = before.turn
-        after = self._after(move)
+        after = self.evidence.after(move)
         self.game.push(move)
         left = left & self.sensed  # (one may have come off meanwhile)
         for square in left:
@@ -755,7 +556,7 @@ class Recogniser:
                 for sq in acted - move.captures
                 if (p := before.piece_at(sq)) is not None and p.color != side
             )
-            self._reopened = _Reopened(turn_before, move, lingering_before, theirs)
+            self._reopened = Reopened(turn_before, move, lingering_before, theirs, by_reply)
         events.append(Event("move", now, self._move_data(text, side, move)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
@@ -780,7 +581,9 @@ class Recogniser:
         self._crown_lifted = False
         self.outcome = None
         self._new_turn()
-        self._reopened = _Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
+        self._reopened = Reopened(
+            reopened.turn, move, reopened.lingering, reopened.acted, reopened.by_reply
+        )
         data = self._move_data(text, side, move)
         data["was"] = was
         events.append(Event("move-corrected", now, data))

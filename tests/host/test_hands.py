@@ -49,7 +49,7 @@ def fens(variant: str, fen: str, *texts: str) -> list[str]:
     return found
 
 
-# -- the soak -------------------------------------------------------------------------
+# -- the soak --------------------------------------------------------------------------------------
 
 
 def _check(tallies) -> None:
@@ -71,7 +71,7 @@ def test_hand_family_with_touch_move_on(family: str) -> None:
     _check(soak([family], VARIANTS, [f"tm-{s}" for s in SEEDS], plies=10, touch_move=True))
 
 
-# -- the examples ------------------------------------------------------------------
+# -- the examples --------------------------------------------------------------------------
 
 
 def test_opponent_lifting_while_the_piece_is_in_the_air_proves_nothing() -> None:
@@ -130,7 +130,7 @@ def test_a_forgotten_piece_is_followed_through_the_next_turns() -> None:
     assert notices(out, "illegal-board") == []
 
 
-# -- the smaller items -----------------------------------------------------------------------
+# -- the smaller items -----------------------------------------------------------------------------
 
 
 def test_a_legal_move_made_while_the_board_is_put_right_never_flashes_wrong() -> None:
@@ -188,9 +188,8 @@ def test_touch_move_off_rereads_a_move_that_goes_on() -> None:
     start = get_variant("brazilian").initial_position().fen()
     assert [m["move"] for m in moves(out)] == ["c3-b4"]
     corrected = [r for r in out if "move-corrected" in r]
-    assert corrected == [
-        {"t": 1950, "move-corrected": "c3-d4", "was": "c3-b4", "fen": fens("brazilian", start, "22-18")[0]}
-    ]
+    after = fens("brazilian", start, "22-18")[0]
+    assert corrected == [{"t": 1950, "move-corrected": "c3-d4", "was": "c3-b4", "fen": after}]
     assert role(frame_at(out, 1500), "destination") == {17, 18}  # the piece in the hand
     assert role(frame_at(out, 2000), "last-move") == {18, 22}
     assert notices(out, "illegal-board") == []
@@ -376,7 +375,7 @@ def test_following_the_lights_restores_the_colours(variant: str) -> None:
     assert found >= 5
 
 
-# -- where switches cannot tell ---------------------------------------------------------------------
+# -- where switches cannot tell --------------------------------------------------------------------
 
 
 def test_two_pieces_landing_in_one_scan_that_read_both_ways_commit_neither() -> None:
@@ -409,7 +408,7 @@ def test_an_undetermined_forgotten_capture_is_not_committed_when_the_opponent_st
     assert role(frame_at(out, 2000), "remove") == ends[0].captures | ends[1].captures
 
 
-# -- frames -----------------------------------------------------------------------------------------
+# -- frames ----------------------------------------------------------------------------------------
 
 
 def test_frames_carry_the_blinking_squares() -> None:

@@ -305,11 +305,16 @@ def hover(d: Driver, plies: int) -> None:
                 }
                 around |= {x.destination for x in d.moves() if x.origin == m.origin}
                 free = sorted(sq for sq in around if sq not in t.pieces)
+                last = None
                 for _ in range(d.rng.randint(1, 4)):
-                    if not free:
+                    # Another square each time, at least two scans apart: two brushes
+                    # of one square a scan apart are one long touch to the board.
+                    choices = [sq for sq in free if sq != last]
+                    if not choices:
                         return
-                    t.brush(d.rng.choice(free), d.rng.uniform(30, 190))
-                    t.wait(10, 120)
+                    last = d.rng.choice(choices)
+                    t.brush(last, d.rng.uniform(30, 190))
+                    t.wait(2 * SCAN_MAX, 120)
 
             hooks.in_air.append(brushes)
         d.play(move, Style(brush=0.8), hooks)

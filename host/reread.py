@@ -1,0 +1,57 @@
+"""A move that goes on: the last committed move, open to being read again.
+
+With touch-move off (home play, the default) a player may release a piece on a
+legal square and carry it on a moment later, or rest on a landing square of a
+slow capture that is also the end of a shorter one, or take off one more
+captured piece after a pause. The board committed what it saw; while the same
+piece goes on to another legal result before the opponent acts, the board
+reads the move again ("move-corrected"). A move committed on the opponent's
+first lift stays open in both settings until that opponent does more: the lift
+proved the move only if the piece had really come down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Move
+from host.turn_boards import Reading, TurnBoards
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """The last committed move, still open while its piece goes on."""
+
+    turn: TurnBoards  # the turn it was played in
+    move: Move
+    lingering: frozenset[int]  # forgotten captured pieces on the board before it
+    acted: frozenset[int]  # the next player's pieces already lifted when it was committed
+    #: committed on the next player's first lift (their lift was the proof)
+    by_reply: bool = False
+
+    @property
+    def mover(self) -> str:
+        return self.turn.position.turn
+
+    def read(self, sensed: frozenset[int]) -> Reading | None:
+        """The board as this move going on: another legal result of the same piece
+        ("final"), or the piece in the hand or touching down on the way ("progress")."""
+        board = (sensed - self.lingering) | self.acted
+        reading = self.turn.read(board)
+        origin = self.move.origin
+        if reading.kind == "final" and reading.move is not None:
+            if reading.move != self.move and reading.move.origin == origin:
+                return reading
+            return None
+        if reading.kind == "progress":
+            found = tuple(p for p in reading.found if p.move.origin == origin and p.lifted)
+            if found:
+                return Reading("progress", found=found)
+        return None
+
+    def still_open(self, board: frozenset[int], expected: frozenset[int]) -> bool:
+        """Has the opponent done nothing yet? After a move proved by their first lift,
+        anything more they do (that piece put back included) closes it."""
+        if self.by_reply:
+            return board == expected - self.acted
+        return board in (expected, expected - self.acted)
