@@ -88,7 +88,8 @@ class PieceTracker:
             air = list(reading.air)
             for sq in lifted:
                 air.append((board.pop(sq, None), self._lifts))
-            for result in _place_all(board, tuple(air), placed, reading.surprises):
+            scan = self._lifts if lifted else -1
+            for result in _place_all(board, tuple(air), placed, reading.surprises, scan):
                 key = result.key()
                 if key not in found or found[key].surprises > result.surprises:
                     found[key] = result
@@ -116,6 +117,13 @@ class PieceTracker:
             if piece is None:
                 return None
             colours.add(piece.color)
+        return colours.pop() if len(colours) == 1 else None
+
+    def plausible_colour(self, square: int) -> str | None:
+        """The colour the plausible readings agree on for `square` (None if they do not,
+        or if it is a piece from the box)."""
+        pieces = self.pieces_at(square)
+        colours = {p.color if p else None for p in pieces}
         return colours.pop() if len(colours) == 1 else None
 
     def hand_holds(self, colour: str) -> bool:
@@ -160,8 +168,11 @@ def _place_all(
     air: tuple[tuple[Piece | None, int], ...],
     placed: list[int],
     surprises: int,
+    now: int,
 ) -> list[_Reading]:
-    """Every way of putting pieces from the air on the `placed` squares."""
+    """Every way of putting pieces from the air on the `placed` squares. The piece
+    lifted last is the plausible one, but not one lifted in this very scan (`now`):
+    no hand carries a piece to another square that fast."""
     partial = [(board, air, surprises)]
     for sq in placed:
         nxt = []
@@ -169,7 +180,8 @@ def _place_all(
             if not a:
                 nxt.append(({**b, sq: None}, a, cost))
                 continue
-            latest = max(n for _, n in a)
+            earlier = [n for _, n in a if n != now]
+            latest = max(earlier) if earlier else now
             tried: set[tuple[Piece | None, bool]] = set()
             for i, (piece, n) in enumerate(a):
                 choice = (piece, n == latest)

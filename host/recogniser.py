@@ -319,11 +319,22 @@ class Recogniser:
         if self._source != "reply" or self._reply is None:
             return
         move, left, reply = self._reply
-        if self.evidence.mover_landed(self._read_turn(self._board())[0], now):
+        if self._movers_landing(self._read_turn(self._board())[0], now):
             return  # the mover's piece came down on a square of its own move: theirs
-        if any(m.destination in placed or set(m.path) & placed for m in reply.in_hand()):
+        landing = [m for m in reply.in_hand() if m.destination in placed or set(m.path) & placed]
+        if any(self.evidence.carried(m, now) for m in landing):
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
+
+    def _movers_landing(self, reading: Reading, now: float) -> bool:
+        """Does `reading` land the mover's piece, plausibly (it could have got there in
+        time, and the piece put down there is plausibly of the mover's colour)?"""
+        if not self.evidence.mover_landed(reading, now):
+            return False
+        side = self.game.position.turn
+        return all(
+            self.tracker.plausible_colour(m.destination) in (None, side) for m in reading.landed()
+        )
 
     # -- reacting to a new board ------------------------------------------------
 
@@ -346,7 +357,7 @@ class Recogniser:
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)
-            if mine.landed() and move not in mine.landed():
+            if self._movers_landing(mine, now) and move not in mine.landed():
                 self._pending = None  # its piece came down elsewhere: it was on its way
             elif self.turn.read(board).kind != "unknown":
                 self._pending = None  # a plain board of this turn: settling takes over
@@ -381,7 +392,7 @@ class Recogniser:
         # The next player's move is looked for when the board means nothing in this turn,
         # or only with their pieces read as touched and no piece of the mover landed.
         maybe_touch = reading.kind == "unknown" or (
-            touched and not self.evidence.mover_landed(reading, now)
+            touched and not self._movers_landing(reading, now)
         )
         if source == "turn" and maybe_touch and self.outcome is None and self.evidence.reached:
             # Is the next player's move already underway on top of a move whose piece
@@ -389,10 +400,7 @@ class Recogniser:
             underway = self.evidence.reply_underway(board)
             if underway is not None:
                 move, reply, left = underway
-                landed = reply.kind == "final" or any(
-                    p.lifted and p.at is not None for p in reply.found
-                )
-                if landed:
+                if self.evidence.reply_landed(reply, now):
                     # The next player's piece has landed: the move was surely finished.
                     self._commit(now, move, events, left=left, by_reply=True)
                     self._evaluate(now, events)

@@ -20,6 +20,12 @@ GRACE = 3.0
 #: a piece that touched its square less than this ago may be brushing past: a reply
 #: that starts meanwhile commits the move only once the piece has stayed this long
 BRUSH = 0.2
+#: a piece that lands this soon after leaving its square was pushed (a knock), not
+#: carried by a hand
+SLIDE = 0.06
+#: a piece slid along a diagonal needs at least this long per square (its magnet
+#: leaves one switch and reaches the next; faster is a different piece)
+STEP = 0.02
 #: changes this close together are one moment (a scan or two, a chattering switch)
 TOGETHER = 0.05
 #: float slack when comparing deadlines

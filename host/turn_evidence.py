@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
-from host.timing import TOGETHER
+from host.timing import SLIDE, STEP, TOGETHER
 from host.turn_boards import Reading, TurnBoards
 
 #: a move with the captured pieces read as left on the board (forgotten)
@@ -183,6 +183,19 @@ class TurnEvidence:
                 found.append((move, reading, left))
         return found[0] if len(found) == 1 else None
 
+    def carried(self, move: Move, now: float) -> bool:
+        """Could a hand have carried `move`'s piece from its square to land now? One
+        that lands within a moment of leaving its square was pushed (a knock)."""
+        lifted = self.lifted_at.get(move.origin)
+        return lifted is None or now - lifted >= SLIDE
+
+    def reply_landed(self, reply: Reading, now: float) -> bool:
+        """Has the reply's piece been carried down onto a square (its final board, or a
+        touch-down on its way)?"""
+        if reply.kind == "final" and reply.move is not None:
+            return self.carried(reply.move, now)
+        return any(p.lifted and p.at is not None and self.carried(p.move, now) for p in reply.found)
+
     def two_plies(self, board: frozenset[int]) -> Proved | None:
         """The one move of this turn whose reply's final board this is, both pieces
         seen to leave their squares and land this turn."""
@@ -214,9 +227,12 @@ class TurnEvidence:
         when, square = self.mover_lift
         coords = self.turn.position.variant.square_coords
         return now - when >= TOGETHER or any(
-            _diagonal(coords(square), coords(m.destination)) for m in landed
+            now - when >= STEP * _diagonal_steps(coords(square), coords(m.destination))
+            for m in landed
         )
 
 
-def _diagonal(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return abs(a[0] - b[0]) == abs(a[1] - b[1]) != 0
+def _diagonal_steps(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Squares between `a` and `b` along a diagonal (infinite if not on one)."""
+    steps = abs(a[0] - b[0])
+    return steps if steps == abs(a[1] - b[1]) != 0 else float("inf")

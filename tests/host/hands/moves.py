@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import Move, Position
-from host.recogniser import HOLD
+from host.timing import HOLD, STEP
 
 from .table import Table, between
 
@@ -88,7 +88,7 @@ def carry_out(
         for square in between(variant, here, landing):
             if square not in table.pieces and rng.random() < style.brush:
                 table.brush(square, rng.uniform(*style.brush_time))
-                table.wait(5, 40)
+                table.wait(STEP * 1000, 60)  # the magnet travels to the next square
         if last:
             table.place(landing, piece)
         elif touch:
