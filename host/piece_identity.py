@@ -170,24 +170,33 @@ def _place_all(
     surprises: int,
     now: int,
 ) -> list[_Reading]:
-    """Every way of putting pieces from the air on the `placed` squares. The piece
-    lifted last is the plausible one, but not one lifted in this very scan (`now`):
-    no hand carries a piece to another square that fast."""
-    partial = [(board, air, surprises)]
+    """Every way of putting pieces from the air on the `placed` squares (put down in
+    one scan, in an order nobody knows). Plausible: the pieces lifted last, but not
+    ones lifted in this very scan (no hand carries a piece to another square that
+    fast); each other choice is a surprise."""
+    ranked = sorted({n for _, n in air if n != now}, reverse=True) or [now]
+    expected: list[int] = []  # the lift numbers the plausible pieces come from
+    for n in ranked:
+        expected += [m for _, m in air if m == n]
+    likely = expected[: len(placed)]
+    partial = [(board, air, surprises, likely)]
     for sq in placed:
         nxt = []
-        for b, a, cost in partial:
+        for b, a, cost, still in partial:
             if not a:
-                nxt.append(({**b, sq: None}, a, cost))
+                nxt.append(({**b, sq: None}, a, cost, still))
                 continue
-            earlier = [n for _, n in a if n != now]
-            latest = max(earlier) if earlier else now
-            tried: set[tuple[Piece | None, bool]] = set()
+            tried: set[tuple[Piece | None, int]] = set()
             for i, (piece, n) in enumerate(a):
-                choice = (piece, n == latest)
-                if choice in tried:
+                if (piece, n) in tried:
                     continue
-                tried.add(choice)
-                nxt.append(({**b, sq: piece}, a[:i] + a[i + 1 :], cost + (n != latest)))
+                tried.add((piece, n))
+                rest = list(still)
+                if n in rest:
+                    rest.remove(n)
+                    extra = 0
+                else:
+                    extra = 1
+                nxt.append(({**b, sq: piece}, a[:i] + a[i + 1 :], cost + extra, rest))
         partial = nxt
-    return [_Reading(b, a, cost) for b, a, cost in partial]
+    return [_Reading(b, a, cost) for b, a, cost, _ in partial]
