@@ -117,6 +117,7 @@ class Recogniser:
         self._frames: list[Hint] = []
         self._lifted_at: dict[int, float] = {}
         self._placed_at: dict[int, float] = {}
+        self._colour_lifts: dict[str, tuple[float, int]] = {}
         self._new_turn()
         self.sensed = self.turn.expected
         self.evidence.emptied.clear()
@@ -138,19 +139,17 @@ class Recogniser:
             lifted, placed = self.sensed - occupied, occupied - self.sensed
             self.sensed = occupied
             self.since = now
-            side = self.game.position.turn
-            movers = [
-                sq
-                for sq in lifted
-                if any(p is None or p.color == side for p in self.tracker.pieces_at(sq))
-            ]
+            for square in lifted:
+                for colour in {p.color if p else None for p in self.tracker.pieces_at(square)}:
+                    for c in (colour,) if colour else ("W", "B"):
+                        self._colour_lifts[c] = (now, square)
             self.tracker.update(lifted, placed)
             self.lingering &= occupied  # a forgotten piece taken off is gone for good
             if self._block is not None and occupied != self._block:
                 self._block = None
             if self.check and (lifted | placed) - self.check:
                 self.check = frozenset()  # play goes on: the reminder has done its job
-            self.evidence.record(now, lifted, placed, movers)
+            self.evidence.record(now, lifted, placed)
             self._reply_lands(now, placed, events)
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
@@ -261,7 +260,11 @@ class Recogniser:
             turn.previous = previous
         self.turn = turn
         self.evidence = TurnEvidence(
-            turn, turn.expected - self.sensed, self._lifted_at, self._placed_at
+            turn,
+            turn.expected - self.sensed,
+            self._lifted_at,
+            self._placed_at,
+            self._colour_lifts,
         )
         #: when an unexplained board is checked against two plies (a move and its reply)
         self._two_ply_due: float | None = None
@@ -326,6 +329,13 @@ class Recogniser:
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
 
+    @staticmethod
+    def _landings(reading: Reading) -> list[int]:
+        """The squares where `reading` has a piece come down."""
+        if reading.kind == "final" and reading.move is not None:
+            return [reading.move.destination]
+        return [p.path[p.at] for p in reading.found if p.lifted and p.at is not None]
+
     def _movers_landing(self, reading: Reading, now: float) -> bool:
         """Does `reading` land the mover's piece, plausibly (it could have got there in
         time, and the piece put down there is plausibly of the mover's colour)?"""
@@ -377,8 +387,12 @@ class Recogniser:
             reading, touched = UNKNOWN, frozenset()
         open_move = self._reopened
         reopened = open_move.read(self.sensed) if open_move else None
-        if reopened is not None and open_move and self.tracker.contradicts(
-            reopened, open_move.turn.position
+        if reopened is not None and open_move and (
+            self.tracker.contradicts(reopened, open_move.turn.position)
+            or (
+                bool(self._landings(reopened))
+                and not self.evidence.could_reach(open_move.mover, self._landings(reopened), now)
+            )
         ):
             reopened = None
         if reopened is not None and open_move and (

@@ -34,10 +34,13 @@ class TurnEvidence:
         emptied: Iterable[int],
         lifted_at: dict[int, float],
         placed_at: dict[int, float],
+        colour_lifts: dict[str, tuple[float, int]],
     ) -> None:
         self.turn = turn
         self.lifted_at = lifted_at
         self.placed_at = placed_at
+        #: colour -> when and where a piece of that colour (maybe) was last lifted
+        self.colour_lifts = colour_lifts
         #: squares emptied / filled at some moment this turn
         self.emptied: set[int] = set(emptied)
         self.filled: set[int] = set()
@@ -48,22 +51,10 @@ class TurnEvidence:
         #: board that means nothing followed (a reply seen a scan before the landing)
         self.in_hand: tuple[list[Move], float | None] | None = None
         self._after: dict[Move, TurnBoards] = {}
-        #: when and where a piece of the side to move was last lifted
-        self.mover_lift: tuple[float, int] | None = None
 
     # -- recording ---------------------------------------------------------------------
 
-    def record(
-        self,
-        now: float,
-        lifted: frozenset[int],
-        placed: frozenset[int],
-        movers_lifted: Iterable[int] = (),
-    ) -> None:
-        """One change; `movers_lifted`: the lifted squares that may have held a piece
-        of the side to move (as far as the piece tracker can tell)."""
-        for square in movers_lifted:
-            self.mover_lift = (now, square)
+    def record(self, now: float, lifted: frozenset[int], placed: frozenset[int]) -> None:
         self.emptied |= lifted
         self.filled |= placed
         for square in lifted:
@@ -154,16 +145,18 @@ class TurnEvidence:
         captured pieces read as left on the board if so, else None."""
         if move.destination not in board:
             return None  # not standing on its destination: maybe lifted again
-        work = set(changes) - {move.destination} - move.captures
+        if set(changes) & (board - self.turn.expected) - {move.destination}:
+            return None  # a piece put down at once is a knock or a slide, not a start
+        # Their first change: one of the pieces of the position after the move lifted
+        # (one of theirs, or one of the mover's they capture).
+        after = self.after(move)
+        work = (set(changes) & after.expected) - {move.destination} - move.captures
         if not work:
             return None  # nothing of the next player's in this change
-        if work & (board - self.turn.expected):
-            return None  # a piece put down at once is a knock or a slide, not a start
         reading, left = self.read_after(move, board)
         if reading.kind in ("progress", "final"):
             return left
         # One of their pieces lifted that has no move (a capture is theirs to make).
-        after = self.after(move)
         left = move.captures & board
         rest = board - left
         gone = after.expected - rest
@@ -216,19 +209,24 @@ class TurnEvidence:
 
     def mover_landed(self, reading: Reading, now: float) -> bool:
         """Does `reading` have the mover's piece landed on a square of its move, and
-        could it have got there? A piece put down a moment after the last lift of the
-        mover's piece is another piece (no hand carries one across that fast), unless
-        it slid along a diagonal (a king touching down a square further)."""
+        could it have got there (see `could_reach`)?"""
         landed = reading.landed()
-        if not landed:
-            return False
-        if self.mover_lift is None:
+        return bool(landed) and self.could_reach(
+            self.turn.position.turn, [m.destination for m in landed], now
+        )
+
+    def could_reach(self, colour: str, squares: Iterable[int], now: float) -> bool:
+        """Could the piece of `colour` lifted last have come down on one of `squares`
+        now? A piece put down a moment after that lift is another piece (no hand
+        carries one across that fast), unless it slid along a diagonal (a king
+        touching down a square further)."""
+        lift = self.colour_lifts.get(colour)
+        if lift is None:
             return True
-        when, square = self.mover_lift
+        when, square = lift
         coords = self.turn.position.variant.square_coords
         return now - when >= TOGETHER or any(
-            now - when >= STEP * _diagonal_steps(coords(square), coords(m.destination))
-            for m in landed
+            now - when >= STEP * _diagonal_steps(coords(square), coords(sq)) for sq in squares
         )
 
 

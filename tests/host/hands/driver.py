@@ -109,6 +109,13 @@ class Driver:
     def moves(self) -> list[Move]:
         return [] if self.over else self.position.legal_moves()
 
+    def ends(self, move: Move) -> bool:
+        """Would `move` end the game (then nothing may go on after it)?"""
+        self.game.push(move)
+        over = self.game.outcome() is not None
+        self.game.pop()
+        return over
+
     def choose(self, prefer=None) -> Move | None:
         """A random legal move (one satisfying `prefer` if there is one)."""
         legal = self.moves()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import Move, Position
+from engine import Move, Position, Variant
 from host.timing import HOLD, STEP
 
 from .table import Table, between
@@ -85,10 +85,13 @@ def carry_out(
     here = move.origin
     for i, landing in enumerate(path):
         last = i == len(path) - 1
+        touched = here  # the last square the piece touched: it travels on from there
         for square in between(variant, here, landing):
             if square not in table.pieces and rng.random() < style.brush:
+                _travel(table, variant, touched, square)
                 table.brush(square, rng.uniform(*style.brush_time))
-                table.wait(STEP * 1000, 60)  # the magnet travels to the next square
+                touched = square
+        _travel(table, variant, touched, landing)
         if last:
             table.place(landing, piece)
         elif touch:
@@ -109,6 +112,13 @@ def carry_out(
         _take_off(table, square)
     Hooks.run(hooks.done, table)
     return left
+
+
+def _travel(table: Table, variant: Variant, a: int, b: int) -> None:
+    """A slide along the diagonal from `a` to `b` takes a moment per square (the magnet
+    must leave one switch and reach the next)."""
+    steps = max(1, len(between(variant, a, b)) + 1)
+    table.wait(STEP * 1000 * steps, STEP * 1000 * steps + 40)
 
 
 def _take_off(table: Table, square: int) -> None:
