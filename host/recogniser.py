@@ -122,6 +122,7 @@ class Recogniser:
         self.sensed = self.turn.expected
         self.evidence.emptied.clear()
         self.tracker = PieceTracker(self.game.position.pieces())
+        self.tracker.turn(self.game.position.turn, self.turn.capturable)
         self._evaluate(start, [])
 
     # -- public ----------------------------------------------------------------
@@ -279,6 +280,7 @@ class Recogniser:
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
             self.tracker.reset(self._known_pieces(), self.sensed)
+            self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _known_pieces(self) -> dict[int, Piece]:
         """The game's pieces and the forgotten captured ones still on the board."""
@@ -385,6 +387,8 @@ class Recogniser:
             reading, turn.position
         ):
             reading, touched = UNKNOWN, frozenset()
+        if reading.kind == "expected" and touched and self.correcting:
+            reading = UNKNOWN  # putting the board right: their piece must come back too
         open_move = self._reopened
         reopened = open_move.read(self.sensed) if open_move else None
         if reopened is not None and open_move and (
@@ -578,7 +582,7 @@ class Recogniser:
                 for sq in acted - move.captures
                 if (p := before.piece_at(sq)) is not None and p.color != side
             )
-            self._reopened = Reopened(turn_before, move, lingering_before, theirs, by_reply)
+            self._reopened = Reopened(turn_before, move, lingering_before, theirs)
         events.append(Event("move", now, self._move_data(text, side, move)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
@@ -603,9 +607,7 @@ class Recogniser:
         self._crown_lifted = False
         self.outcome = None
         self._new_turn()
-        self._reopened = Reopened(
-            reopened.turn, move, reopened.lingering, reopened.acted, reopened.by_reply
-        )
+        self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
         data = self._move_data(text, side, move)
         data["was"] = was
         events.append(Event("move-corrected", now, data))

@@ -26,8 +26,6 @@ class Reopened:
     move: Move
     lingering: frozenset[int]  # forgotten captured pieces on the board before it
     acted: frozenset[int]  # the next player's pieces already lifted when it was committed
-    #: committed on the next player's first lift (their lift was the proof)
-    by_reply: bool = False
 
     @property
     def mover(self) -> str:
@@ -50,8 +48,7 @@ class Reopened:
         return None
 
     def still_open(self, board: frozenset[int], expected: frozenset[int]) -> bool:
-        """Has the opponent done nothing yet? After a move proved by their first lift,
-        anything more they do (that piece put back included) closes it."""
-        if self.by_reply:
-            return board == expected - self.acted
-        return board in (expected, expected - self.acted)
+        """Has the opponent done nothing yet? Their pieces already in the air when the
+        move was committed may stay there; anything more they do (those put back
+        included) closes it."""
+        return board == expected - self.acted

@@ -125,18 +125,21 @@ class TurnBoards:
         return UNKNOWN
 
 
-    def read_touched(self, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+    def read_touched(
+        self, board: frozenset[int], keep: frozenset[int] = frozenset()
+    ) -> tuple[Reading, frozenset[int]]:
         """`read`, but if the board means nothing, read the other side's lifted pieces as
         touches (back on their squares): an opponent's hand is not a move. Pieces this
-        turn could capture are tried last (their removal is part of a capture).
-        Returns the reading and the squares read as touched."""
+        turn could capture are tried last (their removal is part of a capture); squares
+        in `keep` are never read as touched. Returns the reading and the squares read
+        as touched."""
         reading = self.read(board)
         if reading.kind != "unknown":
             return reading, frozenset()
         position = self.position
         theirs = frozenset(
             sq
-            for sq in self.expected - board
+            for sq in self.expected - board - keep
             if (piece := position.piece_at(sq)) is not None and piece.color != position.turn
         )
         for touched in dict.fromkeys((theirs - self.capturable, theirs)):

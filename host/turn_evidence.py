@@ -97,9 +97,11 @@ class TurnEvidence:
         # A captured piece never lifted this turn is surely still there; a captured
         # square emptied and filled again may hold the next player's landing piece.
         left = standing - self.emptied
-        reading, _ = after.read_touched(board - left)
+        # (the move's own piece gone from its square is no touch: lifted again, or taken)
+        keep = frozenset({move.destination})
+        reading, _ = after.read_touched(board - left, keep)
         if reading.kind == "unknown" and standing - left:
-            return after.read_touched(board - standing)[0], standing
+            return after.read_touched(board - standing, keep)[0], standing
         return reading, left
 
     # -- proofs ------------------------------------------------------------------------------

@@ -279,26 +279,29 @@ def test_the_lifted_piece_is_sent_back_to_its_own_square() -> None:
 
 
 def test_check_the_colours_when_the_switches_cannot_tell() -> None:
-    # A white and a black man come off in one scan; the board complains; they go back on
-    # their squares one after the other. Which went where? Both squares blink and the
-    # board asks to check the colours instead of saying the board is right.
-    fen = "W:W22,30:B18,1,2"
+    # The hand lifting White's 22 knocks Black's 13 off in the same scan (two hands'
+    # worth of pieces, equally recent); one piece comes down astray on 26 past the grace
+    # period; the lights send it to 22, then 13 is filled. Which piece went where? Both
+    # squares blink and the board asks to check the colours instead of saying it is right.
+    fen = "W:W22,30:B13,1,2"
     events = [
         {"t": 100, "lift": 22},
-        {"t": 100, "lift": 18},
-        {"t": 400, "place": 17},
-        {"t": 5000, "lift": 17},
+        {"t": 100, "lift": 13},
+        {"t": 400, "place": 26},
+        {"t": 5000, "lift": 26},
         {"t": 5300, "place": 22},
-        {"t": 5800, "place": 18},
+        {"t": 5800, "place": 13},
     ]
     out = run("brazilian", events, fen)
+    record = frame_record_at(out, 4000)
+    assert _wrong(record["leds"], record.get("blink", [])) == ({26}, {22})
     assert notices(out, "illegal-board") and not notices(out, "board-ok")
     check = notices(out, "check-colours")
-    assert [c["squares"] for c in check] == [[18, 22]]
+    assert [c["squares"] for c in check] == [[13, 22]]
     record = frame_record_at(out, 6000)
-    assert _wrong(record["leds"], record.get("blink", [])) == ({18, 22}, set())
+    assert _wrong(record["leds"], record.get("blink", [])) == ({13, 22}, set())
     # Play goes on: the reminder goes out with the next move.
-    out = run("brazilian", events + [{"t": 7000, "lift": 22}, {"t": 7300, "place": 15}], fen)
+    out = run("brazilian", events + [{"t": 7000, "lift": 22}, {"t": 7300, "place": 18}], fen)
     assert role(frame_at(out, 7100), "wrong") == set()
 
 

@@ -14,10 +14,9 @@ from engine.position import Piece
 from host.timing import GRACE
 
 from .driver import Driver
+from .moves import SCAN_MAX
 from .table import Table
 
-#: the largest scan interval: a duration measured by the board is off by up to this
-SCAN_MAX = 20
 #: margin (ms) kept from a threshold on the side a family means
 MARGIN = SCAN_MAX + 12
 
@@ -72,6 +71,7 @@ def rest_on(d: Driver, square: int, hold: float, origin: int) -> Callable[[Table
         t.place(square, in_hand(d, origin))
         t.wait(hold)
         t.lift(square)
+        t.hand_at = square
         t.wait(150, 500)
 
     return hook

@@ -18,6 +18,9 @@ from host.timing import HOLD, STEP
 
 from .table import Table, between
 
+#: the largest scan interval of the boards simulated (ms)
+SCAN_MAX = 20
+
 Hook = Callable[[Table], None]
 
 
@@ -82,7 +85,8 @@ def carry_out(
     table.wait(*style.air)
     Hooks.run(hooks.in_air, table)
     touch = rng.random() < style.touch
-    here = move.origin
+    here = table.hand_at or move.origin
+    table.hand_at = None
     for i, landing in enumerate(path):
         last = i == len(path) - 1
         touched = here  # the last square the piece touched: it travels on from there
@@ -118,7 +122,9 @@ def _travel(table: Table, variant: Variant, a: int, b: int) -> None:
     """A slide along the diagonal from `a` to `b` takes a moment per square (the magnet
     must leave one switch and reach the next)."""
     steps = max(1, len(between(variant, a, b)) + 1)
-    table.wait(STEP * 1000 * steps, STEP * 1000 * steps + 40)
+    # (the board measures it a scan off at worst)
+    least = STEP * 1000 * steps + SCAN_MAX
+    table.wait(least, least + 40)
 
 
 def _take_off(table: Table, square: int) -> None:

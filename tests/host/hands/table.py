@@ -35,6 +35,9 @@ class Table:
     changes: list[tuple[float, int, bool]] = field(default_factory=list)
     #: pieces off the board: the hand and the box (captured pieces)
     box: list[Piece] = field(default_factory=list)
+    #: where the moving piece last touched down, when a habit put it somewhere on the
+    #: way (it travels on from there)
+    hand_at: int | None = None
 
     @classmethod
     def from_position(
