@@ -4,33 +4,52 @@ VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .venv-bench
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean screenshots
+
+# `make run` installs only the game and what it runs on (aiohttp and segno for its
+# page); `make test` adds the developer tools (pytest, hypothesis, ruff, playwright)
+# once, recorded by its own stamp.
+DEV_STAMP := $(VENV)/.dev-installed
 
 $(BIN)/draughtsboard: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): $(BIN)/draughtsboard
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The simulated board with its page: prints the address and opens a browser where
+# one exists. The typed game is `draughtsboard play`.
 run: $(BIN)/draughtsboard
-	$(BIN)/draughtsboard play
+	$(BIN)/draughtsboard run --board sim --open
 
-test: $(BIN)/draughtsboard
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
-lint: $(BIN)/draughtsboard
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
-# Benchmarks run in their own environment: pydraughts (the peer we compare
-# against) is installed there only, never as a dependency of the product.
+# Benchmarks run in their own environment: pydraughts and dame-rs (the draughts
+# engines we compare against) and aiomqtt (the MQTT client we did not choose,
+# measured beside paho-mqtt) are installed there only, never as dependencies of
+# the product. dame-rs ships x86 wheels only.
 $(BENCH_VENV)/bin/python: pyproject.toml
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7 aiomqtt==2.5.1 \
+		dame-rs==0.2.0
 	touch $@
 
 bench: $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m bench --write docs/BENCHMARKS.md
+
+# The README's pictures, taken by the browser tests (needs Debian's chromium).
+screenshots: $(DEV_STAMP)
+	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
+		$(BIN)/pytest tests/web/test_web_page.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -36,6 +36,12 @@ MODULES: dict[str, str] = {
     "hardware": "bench.hardware_bench",
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
+    "pdn": "bench.pdn_bench",
+    "startup": "bench.startup_bench",
+    "web": "bench.web_bench",
+    "broadcast": "bench.broadcast_bench",
+    "search": "bench.search_bench",
+    "strength": "bench.strength_bench",
 }
 
 
@@ -48,12 +54,16 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name == "engine":
+    if name in ("engine", "pdn", "broadcast", "search", "strength"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)
     if name == "serial":
         module.ITERATIONS = 30
+    if name == "startup":
+        return lambda: module.run(runs=1)
+    if name == "web":
+        return lambda: module.run(rounds=5)
     return module.run
 
 

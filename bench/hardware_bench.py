@@ -80,7 +80,7 @@ def _gpio_board() -> tuple[Board, Callable[[int, bool], None]]:
     gpio = FakeGPIO(layout)
     gpio.set_squares(START)
     pixels = FakeNeoPixel("D10", layout.led_count, auto_write=False)
-    board = Board(GpioBackend(layout, gpio=gpio, pixels=pixels), layout)
+    board = Board(GpioBackend(layout, gpio=gpio, pixels=pixels, wait=gpio.wait), layout)
 
     def toggle(square: int, present: bool) -> None:
         (gpio.close_switch if present else gpio.open_switch)(square)

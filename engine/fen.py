@@ -4,6 +4,8 @@ Read leniently: side to move `W`/`B` (`?` means the variant's first mover),
 colour sections in either order or missing, `K` before kings, numeric or
 algebraic squares, ranges `1-12`, spaces, a trailing dot, surrounding quotes,
 and extra fields some programs append (`:H0`, `:F1`), which are ignored.
+Refused with a `FenError` naming the fault: anything else, including a board
+with no piece at all (no game can be played or scored on it).
 Written strictly: numeric squares in ascending order, kings marked, no ranges.
 """
 
@@ -11,25 +13,31 @@ from __future__ import annotations
 
 import re
 
-from engine.position import FenError, Position
+from engine.errors import FenError, shown
+from engine.position import Position
 from engine.variant import BLACK, WHITE, Variant
 
-_SQUARE = re.compile(r"^(K?)(\d+|[a-jA-J]\d{1,2})(?:-(\d+|[a-jA-J]\d{1,2}))?$")
+# ASCII digits only (`\d` would take any script's digits), and no more of them
+# than a square number can have: a longer run is reported, never given to int().
+_SQUARE = re.compile(r"(K?)(\d+|[a-j]\d+)(?:-(\d+|[a-j]\d+))?", re.ASCII | re.IGNORECASE)
+_MAX_DIGITS = 3
 
 
 def read_fen(text: str, variant: Variant) -> Position:
-    original = text
+    if not isinstance(text, str):
+        raise FenError(f"a FEN is text, not {type(text).__name__}")
+    where = f"FEN {shown(text)}"
     text = "".join(text.strip().strip('"').split())
     if text.endswith("."):
         text = text[:-1]
     if not text:
         raise FenError("empty FEN")
-    parts = [p.strip() for p in text.split(":")]
+    parts = text.split(":")
     side = parts[0].upper()
     if side == "?":
         side = variant.first_to_move
     if side not in (WHITE, BLACK):
-        raise FenError(f"FEN {original!r}: side to move must be W or B, not {parts[0]!r}")
+        raise FenError(f"{where}: side to move must be W or B, not {shown(parts[0], 12)}")
     bits = {WHITE: 0, BLACK: 0}
     kings = 0
     seen_colours: set[str] = set()
@@ -38,46 +46,49 @@ def read_fen(text: str, variant: Variant) -> Position:
             continue
         colour = part[0].upper()
         if colour not in (WHITE, BLACK):
-            if colour in "HF" and part[1:].isdigit():
+            if colour in "HF" and part[1:].isascii() and part[1:].isdigit():
                 continue  # ":H0" / ":F1" (move clocks some programs append): not the position
-            raise FenError(f"FEN {original!r}: a piece list must start with W or B, not {part!r}")
+            raise FenError(f"{where}: a piece list must start with W or B, "
+                           f"not {shown(part, 12)}")
         if colour in seen_colours:
-            raise FenError(f"FEN {original!r}: {colour} is listed twice")
+            raise FenError(f"{where}: {colour} is listed twice")
         seen_colours.add(colour)
         for item in part[1:].split(","):
-            item = item.strip().replace(" ", "")
             if not item:
                 continue
-            match = _SQUARE.match(item)
+            match = _SQUARE.fullmatch(item)
             if not match:
-                raise FenError(f"FEN {original!r}: cannot read square {item!r}")
+                raise FenError(f"{where}: cannot read square {shown(item, 12)}")
             is_king, first, last = match.groups()
-            start = _square(first, variant, original)
-            end = _square(last, variant, original) if last else start
+            start = _square(first, variant, where)
+            end = _square(last, variant, where) if last else start
             if end < start:
-                raise FenError(f"FEN {original!r}: range {item!r} runs backwards")
+                raise FenError(f"{where}: range {shown(item, 12)} runs backwards")
             for square in range(start, end + 1):
                 bit = 1 << variant.square_to_bit[square]
                 if (bits[WHITE] | bits[BLACK]) & bit:
-                    raise FenError(f"FEN {original!r}: square {square} holds two pieces")
+                    raise FenError(f"{where}: square {square} holds two pieces")
                 bits[colour] |= bit
                 if is_king:
                     kings |= bit
+    if not bits[WHITE] | bits[BLACK]:
+        raise FenError(f"{where}: there is no piece on the board")
     return Position(variant, bits[WHITE], bits[BLACK], kings, side)
 
 
-def _square(token: str, variant: Variant, original: str) -> int:
-    if token.isdigit():
-        number = int(token)
-        if not 1 <= number <= variant.num_squares:
-            raise FenError(
-                f"FEN {original!r}: square {number} is not between 1 and {variant.num_squares}"
-            )
-        return number
-    square = variant.square_from_name(token)
-    if square is None:
-        raise FenError(f"FEN {original!r}: {token!r} is not a dark square of {variant.name}")
-    return square
+def _square(token: str, variant: Variant, where: str) -> int:
+    if not token.isdigit():
+        square = variant.square_from_name(token)
+        if square is None:
+            raise FenError(f"{where}: {shown(token, 12)} is not a dark square of {variant.name}")
+        return square
+    number = int(token) if len(token) <= _MAX_DIGITS else None  # int() refuses 4,300+ digits
+    if number is None or not 1 <= number <= variant.num_squares:
+        shown_number = number if number is not None else shown(token, 12)
+        raise FenError(
+            f"{where}: square {shown_number} is not between 1 and {variant.num_squares}"
+        )
+    return number
 
 
 def write_fen(position: Position) -> str:

@@ -1,10 +1,8 @@
 """A game: a position plus history, with every draw rule applied automatically.
 
-`push`/`pop` keep a stack of counters so that undoing a move restores them
-exactly. Counting conventions (docs/rules.md): "N moves each" is 2N plies;
-the no-progress counter is reset by any capture or man move; an endgame
-limit's count starts when the material first matches that limit and restarts
-whenever the material changes.
+`push`/`pop` keep one `DrawState` per ply (engine/draws.py), so undoing a
+move restores the counts exactly. The rules and their counting conventions
+are in docs/rules.md, "How a game ends".
 """
 
 from __future__ import annotations
@@ -12,8 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.position import IllegalMoveError, Move, Position
-from engine.variant import BLACK, WHITE, EndgameLimit, Variant
+from engine import draws
+from engine.errors import EngineError, IllegalMoveError
+from engine.position import Move, Position
+from engine.variant import BLACK, WHITE, Variant, get_variant
 
 NO_PIECES = "no-pieces"
 NO_MOVES = "no-moves"
@@ -26,6 +26,7 @@ ENDGAME_LIMIT = "endgame-limit"
 class Outcome:
     winner: str | None  # "W", "B", or None for a draw
     reason: str
+    rule: str | None = None  # for an endgame limit, its article ("7.2.7", "6.3", "Forcada")
 
     @property
     def result(self) -> str:
@@ -37,28 +38,46 @@ class Outcome:
         return "1/2-1/2"
 
 
-@dataclass(frozen=True)
-class _Counters:
-    no_progress: int  # plies since the last capture or man move
-    limit: EndgameLimit | None  # the endgame limit whose count is running
-    limit_material: tuple | None  # material when that count started
-    limit_plies: int
-
-
 class Game:
-    """Position, moves played, repetition table and draw counters."""
+    """Position, moves played, repetition table and draw counts.
 
-    def __init__(self, variant: Variant, position: Position | None = None) -> None:
+    `variant` is a `Variant` or its name; `position` (the start, by default
+    the variant's initial position) must be of that variant. `Game.from_fen`
+    builds one from a FEN, naming the variant once.
+    """
+
+    def __init__(self, variant: Variant | str, position: Position | None = None) -> None:
+        variant = get_variant(variant)
+        if position is None:
+            position = variant.initial_position()
+        elif position.variant != variant:
+            raise EngineError(f"the position is a {position.variant.name} position; "
+                              f"this game is {variant.name}")
+        if not position.white | position.black:
+            raise EngineError("the board is empty: a game needs pieces")
         self.variant = variant
-        self.position = position if position is not None else variant.initial_position()
+        self.position = position
         self.moves: list[Move] = []
-        self.positions: list[Position] = [self.position]
-        self._repetitions: Counter = Counter({self.position.key: 1})
-        self._counters = [self._start_counters(self.position)]
+        self.positions: list[Position] = [position]
+        self._repetitions: Counter = Counter({position.key: 1})
+        self._draws = [draws.start(variant, position)]
+
+    @classmethod
+    def from_fen(cls, fen: str, variant: Variant | str) -> Game:
+        """A game starting from `fen`; FenError if it cannot be read."""
+        return cls(variant, Position.from_fen(fen, variant))
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.name} ply {self.ply} {self.fen()!r}>"
 
     @property
     def ply(self) -> int:
         return len(self.moves)
+
+    @property
+    def turn(self) -> str:
+        """"W" or "B": who moves now."""
+        return self.position.turn
 
     def fen(self) -> str:
         return self.position.fen()
@@ -66,6 +85,23 @@ class Game:
     def legal_moves(self) -> list[Move]:
         return self.position.legal_moves()
 
+    # ------------------------------------------------------------ move text
+    def parse(self, text: str) -> Move:
+        """The legal move `text` names (`c3-d4`, `22-18`, `10x19x26`, `cd4`);
+        IllegalMoveError saying why for a player when there is none or several."""
+        return self.position.parse_move(text)
+
+    def push_text(self, text: str) -> Move:
+        """Play the move `text` names and return it (see `parse`)."""
+        move = self.parse(text)
+        self.push(move)
+        return move
+
+    def move_text(self, move: Move) -> str:
+        """`move`, legal now, as the variant's books write it."""
+        return self.position.move_text(move)
+
+    # ---------------------------------------------------------- push / pop
     def push(self, move: Move) -> None:
         before = self.position
         if move not in before.legal_moves():
@@ -76,8 +112,8 @@ class Game:
         self.positions.append(after)
         self.position = after
         self._repetitions[after.key] += 1
-        self._counters.append(self._next_counters(self._counters[-1], after,
-                                                  move.is_capture or man_moved))
+        self._draws.append(draws.after_move(self.variant, self._draws[-1], before, after,
+                                            move.is_capture or man_moved))
 
     def pop(self) -> Move:
         if not self.moves:
@@ -87,7 +123,7 @@ class Game:
         self._repetitions[undone.key] -= 1
         if not self._repetitions[undone.key]:
             del self._repetitions[undone.key]
-        self._counters.pop()
+        self._draws.pop()
         self.position = self.positions[-1]
         return move
 
@@ -96,7 +132,16 @@ class Game:
         return self._repetitions[self.position.key]
 
     # --------------------------------------------------------------- outcome
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
     def outcome(self) -> Outcome | None:
+        """How the game has ended, None while it goes on.
+
+        Precedence (docs/rules.md): a win (no pieces, no move) first, then
+        repetition, then the endgame limits in the variant's order, then the
+        no-progress count.
+        """
         position = self.position
         mover = position.turn
         other = BLACK if mover == WHITE else WHITE
@@ -110,59 +155,20 @@ class Game:
             return Outcome(other, NO_MOVES)
         if self.repetitions() >= 3:
             return Outcome(None, REPETITION)
-        counters = self._counters[-1]
-        # The endgame limit is the more specific rule: name it when both fall due.
-        if counters.limit is not None and counters.limit_plies >= 2 * counters.limit.moves:
-            return Outcome(None, ENDGAME_LIMIT)
-        limit = self.variant.no_progress_moves
-        if limit and counters.no_progress >= 2 * limit:
+        state = self._draws[-1]
+        limit = draws.limit_due(self.variant, state, position)
+        if limit is not None:
+            return Outcome(None, ENDGAME_LIMIT, limit.rule)
+        moves = self.variant.no_progress_moves
+        if moves and state.no_progress >= 2 * moves:
             return Outcome(None, NO_PROGRESS)
         return None
 
     def draw_counters(self) -> dict[str, int | None]:
         """Plies left before each automatic draw (for display), None when not running."""
-        counters = self._counters[-1]
-        limit = self.variant.no_progress_moves
+        state = self._draws[-1]
+        moves = self.variant.no_progress_moves
         return {
-            NO_PROGRESS: 2 * limit - counters.no_progress if limit else None,
-            ENDGAME_LIMIT: (2 * counters.limit.moves - counters.limit_plies
-                            if counters.limit else None),
+            NO_PROGRESS: 2 * moves - state.no_progress if moves else None,
+            ENDGAME_LIMIT: draws.limit_plies_left(self.variant, state, self.position),
         }
-
-    # -------------------------------------------------------------- counters
-    def _start_counters(self, position: Position) -> _Counters:
-        limit = _matching_limit(self.variant, position)
-        return _Counters(0, limit, _material(position) if limit else None, 0)
-
-    def _next_counters(self, previous: _Counters, after: Position, progress: bool) -> _Counters:
-        no_progress = 0 if progress else previous.no_progress + 1
-        material = _material(after)
-        if previous.limit is not None and previous.limit_material == material:
-            return _Counters(no_progress, previous.limit, material, previous.limit_plies + 1)
-        limit = _matching_limit(self.variant, after)
-        return _Counters(no_progress, limit, material if limit else None, 0)
-
-
-def _material(position: Position) -> tuple[tuple[int, int], tuple[int, int]]:
-    return position.count(WHITE), position.count(BLACK)
-
-
-def _matching_limit(variant: Variant, position: Position) -> EndgameLimit | None:
-    white, black = _material(position)
-    for limit in variant.endgame_limits:
-        if limit.equal_kings:
-            total = sum(white) + sum(black)
-            if white[0] == black[0] and total in limit.total:
-                return limit
-            continue
-        for strong, weak, strong_colour in ((white, black, WHITE), (black, white, BLACK)):
-            if strong in limit.strong and weak in limit.weak:
-                if limit.long_diagonal and not _king_on_long_diagonal(position, strong_colour):
-                    continue
-                return limit
-    return None
-
-
-def _king_on_long_diagonal(position: Position, colour: str) -> bool:
-    mask = position.white if colour == WHITE else position.black
-    return bool(mask & position.kings & position.variant.geometry.long_diagonal)

@@ -1,8 +1,10 @@
 """Move text: read every common form, write the variant's official one.
 
 Written: numeric (`32-28`, `28x19`) or algebraic (`c3-d4`, `c3xe5`) by
-variant; the full landing path (`10x19x26`) only where origin and destination
-alone would name more than one legal move. Read: numeric or algebraic
+variant. A multi-capture is written as the variant's books write it
+(`Variant.capture_notation`): every landing (`10x19x26`) for English /
+American checkers (seed 004), otherwise origin and destination, with every
+landing only where those two alone would name more than one legal move. Read: numeric or algebraic
 squares separated by `-`, `x` or `:` (or nothing: `a3b4`), any subset of the
 landing squares of a capture in order, and the short algebraic form (`ab4`:
 file of origin and destination) used in Russian and Brazilian books.
@@ -12,10 +14,14 @@ from __future__ import annotations
 
 import re
 
-from engine.position import IllegalMoveError, Move, Position
+from engine.errors import IllegalMoveError, cut, shown
+from engine.position import Move, Position
+from engine.variant import FULL
 
-_SHORT = re.compile(r"^([a-j])([a-j])(\d{1,2})$")
-_TOKEN = re.compile(r"\d+|[a-j]\d{1,2}|[-x:]")
+# ASCII only: `\d` would also take other scripts' digits, which no file uses.
+_SHORT = re.compile(r"^([a-j])([a-j])(\d{1,2})$", re.ASCII)
+_TOKEN = re.compile(r"\d+|[a-j]\d{1,2}|[-x:]", re.ASCII)
+_MAX_DIGITS = 3  # a longer number is no square (and int() refuses 4,300 digits)
 
 
 def square_text(position: Position, square: int) -> str:
@@ -33,10 +39,10 @@ def move_text(position: Position, move: Move) -> str:
 
     if not move.captures:
         return f"{name(move.origin)}-{name(move.destination)}"
-    ambiguous = any(
+    every_landing = position.variant.capture_notation == FULL or any(
         m.origin == move.origin and m.destination == move.destination and m != move for m in legal
     )
-    squares = (move.origin, *move.path) if ambiguous else (move.origin, move.destination)
+    squares = (move.origin, *move.path) if every_landing else (move.origin, move.destination)
     return "x".join(name(s) for s in squares)
 
 
@@ -61,6 +67,9 @@ def readings(position: Position, text: str) -> list[Move]:
 
     Raises IllegalMoveError only when the text cannot be read as a move at all.
     """
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"a move is text, not {type(text).__name__}", "unreadable",
+                               move=cut(repr(text)))
     variant = position.variant
     raw = text.strip()
     legal = position.legal_moves()
@@ -99,12 +108,15 @@ def _squares(position: Position, raw: str) -> list[int] | None:
         return None
     tokens = _TOKEN.findall(cleaned)
     if "".join(tokens) != cleaned or tokens[0] in "-x:" or tokens[-1] in "-x:":
-        raise IllegalMoveError(f"cannot read move {raw!r}", "unreadable", move=raw)
+        raise IllegalMoveError(f"cannot read move {shown(raw)}", "unreadable", move=cut(raw))
     squares = []
     for token in tokens:
         if token in "-x:":
             continue
         if token.isdigit():
+            if len(token) > _MAX_DIGITS:
+                raise IllegalMoveError(f"there is no square {cut(token, 12)}", "no-square",
+                                       square=cut(token, 12))
             number = int(token)
             if not 1 <= number <= variant.num_squares:
                 raise IllegalMoveError(f"there is no square {number}", "no-square",
@@ -117,8 +129,8 @@ def _squares(position: Position, raw: str) -> list[int] | None:
                                        square=token)
             squares.append(square)
     if len(squares) < 2:
-        raise IllegalMoveError(f"cannot read move {raw!r}: it needs an origin and a destination",
-                               "unreadable", move=raw)
+        raise IllegalMoveError(f"cannot read move {shown(raw)}: it needs an origin and a "
+                               "destination", "unreadable", move=cut(raw))
     return squares
 
 

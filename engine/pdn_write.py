@@ -1,56 +1,101 @@
-"""Writing a game as strict PDN, so that any PDN reader can load it back.
+"""Writing a game as strict PDN, so that any PDN reader, ours first, can load it back.
 
 Lenient in, strict out: tags in Seven Tag Roster order with `?` for unknowns,
 GameType in its long form (a short `20` is ambiguous to readers that do not
 know the number), FEN only when the game does not start from the initial
 position, moves in the variant's official notation, lines at most 80 columns.
+What the reader would reject is refused here (`EngineError`, a `ValueError`):
+a tag name that is not a PDN identifier, a value with a line break or other
+control character, a result outside the PDN standard's forms. Quotes and
+backslashes in values are escaped.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
-from engine import IllegalMoveError, Move, Position, Variant
+from engine.game import Game
+from engine.pdn_results import WRITTEN
+from engine.position import EngineError, IllegalMoveError, Move, Position
+from engine.variant import Variant
 
 __all__ = ["ROSTER", "write_game"]
 
 # Seven Tag Roster order and the placeholder the PDN standard uses for unknowns.
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _UNKNOWN = {"Date": "????.??.??"}
+_COMPUTED = frozenset({"gametype", "fen", "setup"})
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\u0085\u2028\u2029]")
 
 LINE_WIDTH = 80
 
 
 def write_game(
-    variant: Variant,
-    tags: Mapping[str, str],
-    moves: Iterable[Move],
-    result: str,
+    game: Game | Variant,
+    tags: Mapping[str, object] | None = None,
+    moves: Iterable[Move] | None = None,
+    result: str | None = None,
     start_fen: str | None = None,
 ) -> str:
     """One game as PDN text, ending with a blank line (so games can be concatenated).
 
-    `result` is written both as the Result tag and as the game terminator, and
-    wins over any Result in `tags`. Tags beyond the roster follow in the
-    order given; GameType and FEN are always computed here, never copied.
-    Raises `IllegalMoveError` if a move is not legal in sequence.
+    `write_game(game, tags)`: the moves of `game` (any `Game`, a `PdnGame`
+    too) from its start position. The result is `tags["Result"]` if given,
+    else the engine's verdict if the game is over, else `*`; it is written
+    both as the Result tag and as the terminator. Tags beyond the roster
+    follow in the order given; GameType, FEN and SetUp are always computed
+    here, never copied. The older form `write_game(variant, tags, moves,
+    result, start_fen=None)` is still accepted.
+
+    Raises `EngineError` for a bad tag name or value or a result outside
+    `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an illegal move.
     """
-    start = Position.from_fen(start_fen, variant) if start_fen else variant.initial_position()
-    skip = {name.lower() for name in (*ROSTER, "GameType", "FEN")}
+    tags = {("Result" if str(name).lower() == "result" else name): value
+            for name, value in (tags or {}).items()}
+    if isinstance(game, Variant):  # the older form
+        variant = game
+        start = Position.from_fen(start_fen, variant) if start_fen else variant.initial_position()
+        played = list(moves or ())
+        if result is not None:
+            tags["Result"] = result
+    else:
+        variant, start, played = game.variant, game.positions[0], list(game.moves)
+        if "Result" not in tags:
+            outcome = game.outcome()
+            tags["Result"] = outcome.result if outcome is not None else "*"
+    final = _result(str(tags.get("Result", "*")))
     lines = []
     for name in ROSTER:
-        value = result if name == "Result" else tags.get(name) or _UNKNOWN.get(name, "?")
+        value = final if name == "Result" else tags.get(name) or _UNKNOWN.get(name, "?")
         lines.append(_tag(name, value))
     lines.append(_tag("GameType", variant.pdn_game_type))
     if start.fen() != variant.initial_position().fen():
-        lines.append(_tag("FEN", start.fen()))
-    lines += [_tag(name, value) for name, value in tags.items() if name.lower() not in skip]
-    words = [*_movetext(variant, start, moves), result]
+        lines += [_tag("SetUp", "1"), _tag("FEN", start.fen())]
+    roster = {name.lower() for name in ROSTER}
+    lines += [_tag(name, value) for name, value in tags.items()
+              if name.lower() not in roster and name.lower() not in _COMPUTED]
+    words = [*_movetext(variant, start, played), final]
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n\n"
 
 
-def _tag(name: str, value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+def _result(text: str) -> str:
+    result = text.strip()
+    if result not in WRITTEN:
+        raise EngineError(f"result {text!r} is not a PDN result ({' '.join(WRITTEN)})")
+    return result
+
+
+def _tag(name: str, value: object) -> str:
+    if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
+        raise EngineError(f"tag name {name!r} is not a PDN tag name (a letter, then letters, "
+                          "digits or _)")
+    text = str(value)
+    if _CONTROL.search(text):
+        raise EngineError(f"tag {name}: a value cannot hold a line break or control character "
+                          f"({text!r})")
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
 
 

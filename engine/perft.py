@@ -8,16 +8,32 @@ published tables).
 
 from __future__ import annotations
 
+from engine.errors import EngineError
 from engine.movegen import generator_for
 from engine.position import Position
 from engine.variant import WHITE
 
+# Far beyond any count that could finish (published tables stop near depth 20)
+# and far within Python's recursion limit, which the walk below uses one frame
+# of per ply. A deeper request is refused before anything is allocated.
+MAX_DEPTH = 40
+
 
 def perft(position: Position, depth: int, paths: bool = False) -> int:
-    """Leaf nodes at `depth` plies."""
-    if depth < 1:
+    """Leaf nodes at `depth` plies (1 at depth 0); EngineError beyond MAX_DEPTH."""
+    check_depth(depth, minimum=0)
+    if depth == 0:
         return 1
     return perft_counts(position, depth, paths)[-1]
+
+
+def check_depth(depth: int, minimum: int = 1) -> int:
+    """`depth` itself if perft can count to it; else an EngineError saying the range."""
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise EngineError(f"a perft depth is a whole number, not {type(depth).__name__}")
+    if not minimum <= depth <= MAX_DEPTH:
+        raise EngineError(f"perft depth must be from {minimum} to {MAX_DEPTH}")
+    return depth
 
 
 def perft_counts(position: Position, depth: int, paths: bool = False) -> list[int]:
@@ -26,7 +42,7 @@ def perft_counts(position: Position, depth: int, paths: bool = False) -> list[in
     The command line prints every depth; counting each level on the way down
     costs no more than the deepest count alone.
     """
-    if depth < 1:
+    if check_depth(depth, minimum=0) == 0:
         return []
     counts = [0] * (depth + 1)
     generator = generator_for(position.variant)

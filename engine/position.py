@@ -5,29 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from engine.errors import EngineError, FenError, IllegalMoveError
 from engine.movegen import RawMove, generator_for
-from engine.variant import BLACK, WHITE, Variant
-
-
-class EngineError(ValueError):
-    """Base class of the engine's errors about input (FEN, moves, PDN)."""
-
-
-class FenError(EngineError):
-    """A FEN string that cannot be read; the message says where and why."""
-
-
-class IllegalMoveError(EngineError):
-    """A move that is not legal here; the message says why, for a player.
-
-    `code` and `params` carry the same reason in a form the host can
-    translate (see host/messages.py); the message itself is English.
-    """
-
-    def __init__(self, message: str, code: str = "illegal", **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+from engine.variant import BLACK, WHITE, Variant, get_variant
 
 
 class Piece(NamedTuple):
@@ -41,7 +21,9 @@ class Move:
 
     Two moves are equal when they agree on origin, destination and the set of
     captured squares (the FMJD convention); `paths` lists every landing path
-    that makes this same move.
+    that makes this same move. `variant` (set on every move the engine
+    generates) only serves `repr`, which names the squares as that variant
+    writes them: `<Move c3xe5xg3>`, `<Move 32x23>`.
     """
 
     origin: int
@@ -51,6 +33,7 @@ class Move:
     paths: tuple[tuple[int, ...], ...] = field(default=())
     promotes: bool = False
     captured_order: tuple[int, ...] = ()
+    variant: Variant | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_capture(self) -> bool:
@@ -66,8 +49,16 @@ class Move:
         return hash(self._key())
 
     def __repr__(self) -> str:
+        # Every landing: unambiguous without the position, and readable back by parse_move.
         sep = "x" if self.captures else "-"
-        return f"<Move {sep.join(map(str, (self.origin, *self.path)))}>"
+        squares = (self.origin, *self.path) if self.captures else (self.origin, self.destination)
+        variant = self.variant
+        if (variant is not None and variant.notation == "algebraic"
+                and all(isinstance(s, int) and 1 <= s <= variant.num_squares for s in squares)):
+            names = [variant.square_name(square) for square in squares]
+        else:
+            names = [str(square) for square in squares]
+        return f"<Move {sep.join(names)}>"
 
 
 class Position:
@@ -112,7 +103,9 @@ class Position:
         return (self.white, self.black) if self.turn == WHITE else (self.black, self.white)
 
     def piece_at(self, square: int) -> Piece | None:
-        bit = 1 << self.variant.square_to_bit[square]
+        """The piece on `square` (1..num_squares), None if it is empty; EngineError
+        for a number that is not a square of this board."""
+        bit = 1 << self.variant.square_to_bit[self.variant.check_square(square)]
         if self.white & bit:
             return Piece(WHITE, bool(self.kings & bit))
         if self.black & bit:
@@ -171,6 +164,7 @@ class Position:
             paths=paths,
             promotes=king_after and not self.kings >> origin & 1,
             captured_order=captured_order,
+            variant=self.variant,
         )
 
     def play(self, move: Move) -> Position:
@@ -219,10 +213,12 @@ class Position:
         return write_fen(self)
 
     @classmethod
-    def from_fen(cls, text: str, variant: Variant) -> Position:
+    def from_fen(cls, text: str, variant: Variant | str) -> Position:
+        """The position a PDN FEN describes; FenError if it cannot be read.
+        `variant` is a `Variant` or its name."""
         from engine.fen import read_fen
 
-        return read_fen(text, variant)
+        return read_fen(text, get_variant(variant))
 
 
 __all__ = [

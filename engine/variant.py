@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from engine.errors import EngineError, UnknownVariantError, shown, square_out_of_range
 from engine.geometry import Geometry, geometry_for
 
 WHITE = "W"
@@ -26,28 +27,43 @@ PROMOTE_CONTINUE = "continue"  # crowned at once, goes on capturing as a king (R
 PROMOTE_STOP = "stop"  # crowned, the move ends there
 
 
-class UnknownVariantError(ValueError):
-    """A variant name or PDN GameType the engine does not serve."""
+# How an endgame limit counts its moves (docs/rules.md, "How a game ends").
+EACH = "each"  # N moves by each side: 2N plies after the count starts
+STRONGER = "stronger"  # the stronger side's Nth move after the count starts ("his 15th move")
+
+# What starts an endgame count afresh.
+MATERIAL = "material"  # any change of material: a capture or a promotion
+FAMILY = "family"  # only entering the rule's material from outside it
+
+# Conditions on the long diagonal (a1-h8; h1-a8 on the mirrored boards).
+STRONG_KING_AT_START = "strong-king-at-start"  # a stronger side's king on it when the count starts
+LONE_KING_HOLDS = "lone-king-holds"  # only moves after which the lone king is alone on it count
+
+# How multi-captures are written.
+SHORT = "short"  # origin and destination (`28x19`), every landing only where that is ambiguous
+FULL = "full"  # every landing square (`10x19x26`), as American checkers books do
 
 
 @dataclass(frozen=True)
 class EndgameLimit:
-    """A draw after `moves` moves each once the material matches.
+    """A draw when the stronger side has not won an ending within `moves` moves.
 
     `strong` lists the accepted material of the stronger side as (kings, men)
-    pairs; `weak` that of the other side. `equal_kings` instead matches
-    endings where both sides have the same number of kings and the total
-    number of pieces is in `total` (the Russian rule). `long_diagonal`
-    requires one of the stronger side's kings on the long diagonal when the
-    count starts (the Portuguese federation's condition for the Forcada).
+    pairs and `weak` that of the other side; a colour is "stronger" in a
+    position when its material is in `strong` and the other's in `weak` (in
+    king v king both are). `both_kings_total` instead matches positions where
+    both sides have a king and the total number of pieces is in it (Russian
+    7.2.6). `rule` names the article, for the outcome and the docs.
     """
 
+    rule: str
     moves: int
     strong: tuple[tuple[int, int], ...] = ()
-    weak: tuple[tuple[int, int], ...] = ()
-    equal_kings: bool = False
-    total: tuple[int, ...] = ()
-    long_diagonal: bool = False
+    weak: tuple[tuple[int, int], ...] = ((1, 0),)
+    both_kings_total: tuple[int, ...] = ()
+    counting: str = EACH
+    restart: str = MATERIAL
+    long_diagonal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,7 +82,8 @@ class Variant:
     numbering: str  # "standard" (1 = far-left dark square), "italian" (1 = a8), "spanish" (1 = h1)
     notation: str  # official move notation: "numeric" or "algebraic"
     no_progress_moves: int  # moves each with no capture and no man move; 0 = no such rule
-    endgame_limits: tuple[EndgameLimit, ...] = field(default=())
+    endgame_limits: tuple[EndgameLimit, ...] = field(default=())  # in order of precedence
+    capture_notation: str = SHORT  # how multi-captures are written: SHORT or FULL
 
     @property
     def num_squares(self) -> int:
@@ -128,11 +145,18 @@ class Variant:
                 table[bit] = number
         return tuple(table)
 
+    def check_square(self, square: int) -> int:
+        """`square` itself if this board has it; else an EngineError saying so."""
+        if isinstance(square, bool) or not isinstance(square, int):
+            raise EngineError(f"a square is a number from 1 to {self.num_squares}, "
+                              f"not {type(square).__name__}")
+        if not 1 <= square <= self.num_squares:
+            raise square_out_of_range(square, self.num_squares)
+        return square
+
     def square_coords(self, square: int) -> tuple[int, int]:
         """(file, rank), 0-based, a1 = (0, 0), on the board as White sees it."""
-        if not 1 <= square <= self.num_squares:
-            raise ValueError(f"square {square} is not on a {self.size}x{self.size} board")
-        return self._coords[square]
+        return self._coords[self.check_square(square)]
 
     def square_at(self, file: int, rank: int) -> int | None:
         return self._square_by_coords.get((file, rank))
@@ -142,16 +166,18 @@ class Variant:
         return f"{'abcdefghij'[file]}{rank + 1}"
 
     def square_from_name(self, name: str) -> int | None:
+        """The dark square named `c3`, or None (a light square, off the board, not a name)."""
         name = name.strip().lower()
-        if len(name) < 2 or name[0] not in "abcdefghij"[: self.size] or not name[1:].isdigit():
+        rank = name[1:]
+        if (not 2 <= len(name) <= 3 or name[0] not in "abcdefghij"[: self.size]
+                or not (rank.isascii() and rank.isdigit())):
             return None
-        return self.square_at("abcdefghij".index(name[0]), int(name[1:]) - 1)
+        return self.square_at("abcdefghij".index(name[0]), int(rank) - 1)
 
     def reading_order_to_square(self, k: int) -> int:
         """Square number of the k-th dark square in reading order from White's seat
         (far row first, left to right): the hardware's numbering."""
-        if not 1 <= k <= self.num_squares:
-            raise ValueError(f"reading-order index {k} is out of range")
+        self.check_square(k)  # the same range: one index per dark square
         per_row = self.size // 2
         row_from_top, index = divmod(k - 1, per_row)
         rank = self.size - 1 - row_from_top
@@ -181,12 +207,26 @@ class Variant:
         return f"Variant({self.name!r})"
 
 
+# FMJD-64 "Rules of the game" 7.2.4-7.2.8 (7.2.3 is repetition, 7.2.5 the
+# no-progress count), listed in the order they are named when two fall due on
+# the same ply: the rule for the smaller material first.
 _RUSSIAN_LIMITS = (
-    EndgameLimit(moves=15, strong=((3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (8, 0), (9, 0),
-                                   (10, 0), (11, 0), (12, 0)), weak=((1, 0),)),
-    EndgameLimit(moves=5, strong=((2, 0), (1, 1)), weak=((1, 0),)),
-    EndgameLimit(moves=30, equal_kings=True, total=(4, 5)),
-    EndgameLimit(moves=60, equal_kings=True, total=(6, 7)),
+    EndgameLimit("7.2.8", 5, strong=((2, 0), (1, 1), (1, 0)), counting=STRONGER, restart=FAMILY),
+    EndgameLimit("7.2.7", 5, strong=((3, 0), (2, 1), (1, 2)), counting=STRONGER, restart=FAMILY,
+                 long_diagonal=LONE_KING_HOLDS),
+    EndgameLimit("7.2.4", 15, strong=tuple((kings, 0) for kings in range(3, 13)),
+                 counting=STRONGER),
+    EndgameLimit("7.2.6", 30, both_kings_total=(4, 5)),
+    EndgameLimit("7.2.6", 60, both_kings_total=(6, 7)),
+)
+# Seed 002 (the Brazilian federation's text of the FMJD rules), articles 6.3 and 6.4.
+_INTERNATIONAL_LIMITS = (
+    EndgameLimit("6.4", 5, strong=((2, 0), (1, 1), (1, 0)), restart=FAMILY),
+    EndgameLimit("6.3", 10, strong=((3, 0), (2, 1), (1, 2)), restart=FAMILY),
+)
+# The Portuguese federation's Forcada (docs/rules.md says why the diagonal).
+_PORTUGUESE_LIMITS = (
+    EndgameLimit("Forcada", 12, strong=((3, 0),), long_diagonal=STRONG_KING_AT_START),
 )
 
 VARIANTS: dict[str, Variant] = {
@@ -196,19 +236,19 @@ VARIANTS: dict[str, Variant] = {
                 MAJORITY, PROMOTE_AT_END, "standard", "algebraic", 40),
         Variant("international", "International draughts", 20, 10, WHITE, False, True, True,
                 True, MAJORITY, PROMOTE_AT_END, "standard", "numeric", 25,
-                (EndgameLimit(moves=10, strong=((3, 0), (2, 1), (1, 2)), weak=((1, 0),)),
-                 EndgameLimit(moves=5, strong=((2, 0), (1, 1), (1, 0)), weak=((1, 0),)))),
+                _INTERNATIONAL_LIMITS),
         Variant("russian", "Russian draughts", 25, 8, WHITE, False, True, True, True, FREE,
                 PROMOTE_CONTINUE, "standard", "algebraic", 15, _RUSSIAN_LIMITS),
         Variant("portuguese", "Portuguese draughts", 28, 8, WHITE, True, False, True, True,
                 MAJORITY_THEN_KINGS, PROMOTE_STOP, "spanish", "numeric", 20,
-                (EndgameLimit(moves=12, strong=((3, 0),), weak=((1, 0),), long_diagonal=True),)),
+                _PORTUGUESE_LIMITS),
         Variant("spanish", "Spanish draughts", 24, 8, WHITE, True, False, True, True,
                 MAJORITY_THEN_KINGS, PROMOTE_STOP, "spanish", "numeric", 40),
         Variant("italian", "Italian draughts", 22, 8, WHITE, True, False, False, False, ITALIAN,
                 PROMOTE_STOP, "italian", "numeric", 40),
         Variant("english", "English draughts / American checkers", 21, 8, BLACK, False, False,
-                False, True, FREE, PROMOTE_STOP, "standard", "numeric", 40),
+                False, True, FREE, PROMOTE_STOP, "standard", "numeric", 40,
+                capture_notation=FULL),
         Variant("pool", "Pool checkers", 23, 8, BLACK, False, True, True, True, FREE,
                 PROMOTE_AT_END, "standard", "numeric", 40),
     )
@@ -218,24 +258,39 @@ _ALIASES = {"american": "english", "checkers": "english", "brazil": "brazilian",
             "draughts": "international", "damas": "brazilian"}
 
 
-def get_variant(name: str | int) -> Variant:
+def get_variant(name: str | int | Variant) -> Variant:
     """A variant by name (`brazilian`), short PDN GameType (`26`) or long one
-    (`26,W,8,8,A0,0`)."""
-    text = str(name).strip().lower()
+    (`26,W,8,8,A0,0`); a `Variant` is returned as it is, so every function
+    that takes a variant takes its name too."""
+    if isinstance(name, Variant):
+        return name
+    if isinstance(name, bool) or not isinstance(name, str | int):
+        raise UnknownVariantError(f"a variant is named by text, not {type(name).__name__}")
+    if isinstance(name, int):
+        return _by_game_type(name) if 0 < name < 1000 else _by_game_type(None)
+    text = name.strip().lower()
     if text in VARIANTS:
         return VARIANTS[text]
     alias = _ALIASES.get(text)
     if alias:
         return VARIANTS[alias]
     head = text.split(",", 1)[0].strip()
-    if head.isdigit():
-        for variant in VARIANTS.values():
-            if variant.game_type == int(head):
-                return variant
-        raise UnknownVariantError(f"PDN GameType {head} is not a variant this board plays "
-                                  f"(known: {_known_game_types()})")
-    raise UnknownVariantError(f"unknown variant {name!r}; choose one of: {', '.join(VARIANTS)}")
+    if head.isascii() and head.isdigit():
+        # a number of thousands of digits is no GameType (and int() would refuse it)
+        return _by_game_type(int(head) if len(head) <= 3 else None)
+    raise UnknownVariantError(f"unknown variant {shown(name)}; choose one of: "
+                              f"{', '.join(VARIANTS)}")
+
+
+def _by_game_type(number: int | None) -> Variant:
+    for variant in VARIANTS.values():
+        if variant.game_type == number:
+            return variant
+    what = f"PDN GameType {number}" if number is not None else "that PDN GameType"
+    raise UnknownVariantError(f"{what} is not a variant this board plays "
+                              f"(known: {_known_game_types()})")
 
 
 def _known_game_types() -> str:
     return ", ".join(f"{v.game_type} {v.name}" for v in VARIANTS.values())
+

@@ -1,9 +1,10 @@
 """What the board's microcontroller does, with no hardware imports.
 
-code.py builds the real keypad, NeoPixel, USB serial and watchdog objects and
-hands them to BoardLogic; tests hand it look-alikes and run the very same
-code on CPython. The board stays dumb about squares: it reports key numbers
-and lights LED indexes, and the host's layout says which square each is.
+code.py builds the real key scanner (keyscan.py over keypad and digitalio),
+NeoPixel, USB serial and watchdog objects and hands them to BoardLogic; tests
+hand it look-alikes and run the very same code on CPython and on the
+MicroPython unix port. The board stays dumb about squares: it reports key
+numbers and lights LED indexes, and the host's layout says which square each is.
 
 Behaviour (docs/protocol.md is the contract):
 - occupancy is *level*: the whole key bitmask goes out on every change and at
@@ -15,9 +16,12 @@ Behaviour (docs/protocol.md is the contract):
 - without any message from the host for HOST_TIMEOUT the LEDs go dark, so a
   crashed host never leaves stale hints lit; when a host speaks again the
   board says HELLO so it re-sends its frame;
-- no occupancy is sent until the scanner has had time to report every key
-  (after boot and after an event-queue overflow), so the host never sees a
-  board emptier than it is.
+- the key state comes from a direct read of the matrix at boot and after an
+  event-queue overflow (keyscan.py says why keypad's own start-up events
+  cannot be trusted), so the host never sees a board emptier than it is;
+- a settings.py that cannot work (a pin this board lacks, a missing library)
+  is reported, not crashed on: `SetupFault` repeats the sentence on the
+  console and the data port and blinks the LED, instead of a reset loop.
 
 Runs on CircuitPython: no typing, no dataclasses. Times are integer
 milliseconds, because CircuitPython's float time.monotonic() loses
@@ -28,7 +32,39 @@ import time
 
 import wire
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 1, 0)
+
+
+class SetupError(Exception):
+    """The board cannot run as set up; the message says what to fix on CIRCUITPY."""
+
+
+def check_settings(settings, board):
+    """Return the first problem with `settings` on this `board`, in one sentence, or None."""
+    named = []
+    for field in ("ROW_PINS", "COLUMN_PINS"):
+        pins = getattr(settings, field, None)
+        if not pins:
+            return "settings.py: " + field + " lists no pins"
+        for name in pins:
+            named.append((field, name))
+    named.append(("NEOPIXEL_PIN", getattr(settings, "NEOPIXEL_PIN", None)))
+    seen = {}
+    for field, name in named:
+        if not isinstance(name, str) or not hasattr(board, name):
+            return (
+                "settings.py: " + field + " names " + repr(name) + ", which this board does "
+                "not have (a Pico has GP0 to GP28)"
+            )
+        if name in seen:
+            return "settings.py: " + field + " uses " + name + ", already in " + seen[name]
+        seen[name] = field
+    keys = len(settings.ROW_PINS) * len(settings.COLUMN_PINS)
+    if keys > wire.MAX_KEYS:
+        return "settings.py: " + str(keys) + " switches is more than " + str(wire.MAX_KEYS)
+    if not 0 < settings.LED_COUNT <= wire.MAX_LEDS:
+        return "settings.py: LED_COUNT must be 1 to " + str(wire.MAX_LEDS)
+    return None
 
 
 def ticks_ms():
@@ -42,6 +78,7 @@ class BoardLogic:
     """
 
     def __init__(self, keys, pixels, port, settings, clock=ticks_ms, watchdog=None):
+        """`keys` is a keyscan.KeyScanner (or look-alike): `start()` and `events`."""
         self.keys = keys
         self.pixels = pixels
         self.port = port
@@ -56,13 +93,10 @@ class BoardLogic:
         self.snapshot_ms = int(settings.SNAPSHOT_INTERVAL * 1000)
         self.keepalive_ms = int(settings.KEEPALIVE_INTERVAL * 1000)
         self.host_timeout_ms = int(settings.HOST_TIMEOUT * 1000)
-        # the scanner needs a few intervals to report keys already closed
-        self.settle_ms = int(settings.SCAN_INTERVAL * 1000 * (settings.DEBOUNCE_THRESHOLD + 2))
         self.encoder = wire.Encoder()
         self.decoder = wire.Decoder(stale_after=500)
-        self.mask = 0
+        self.mask = keys.start()
         now = clock()
-        self._hold_until = now + self.settle_ms
         self._snapshot_due = True
         self._hello_due = True  # announce ourselves at boot
         self._last_snapshot = now
@@ -80,13 +114,12 @@ class BoardLogic:
         if self._poll_keys(now):
             self._snapshot_due = True
         self._poll_port(now)
-        if now >= self._hold_until:
-            if self._hello_due:
-                self._hello_due = False
-                self._send(self.encoder.hello(*self._hello_args()), now)
-                self._snapshot_due = True
-            if self._snapshot_due or now - self._last_snapshot >= self.snapshot_ms:
-                self._send_snapshot(now)
+        if self._hello_due:
+            self._hello_due = False
+            self._send(self.encoder.hello(*self._hello_args()), now)
+            self._snapshot_due = True
+        if self._snapshot_due or now - self._last_snapshot >= self.snapshot_ms:
+            self._send_snapshot(now)
         if now - self._last_tx >= self.keepalive_ms:
             self._send(self.encoder.keepalive(), now)
         if self._host_present and now - self._last_rx >= self.host_timeout_ms:
@@ -100,27 +133,23 @@ class BoardLogic:
 
     def _poll_keys(self, now):
         events = self.keys.events
-        changed = False
         if events.overflowed:
-            # Events were lost, so the mask is unknown: rebuild it from scratch.
-            # reset() makes the scanner report every closed key as a new press.
+            # Events were lost, so the mask is unknown: read the matrix again. clear()
+            # is the supported way to drop the queue and its (read-only) overflow flag.
             events.clear()
-            events.overflowed = False
-            self.mask = 0
-            self.keys.reset()
-            self._hold_until = now + self.settle_ms
-            self._send(self.encoder.error(wire.ERR_OVERFLOW, "key events lost; rescanning"), now)
+            self.mask = self.keys.start()
+            self._send(self.encoder.error(wire.ERR_OVERFLOW, "key events lost; rescanned"), now)
             return True
+        before = self.mask
         while True:
             event = events.get()
             if event is None:
-                return changed
+                return self.mask != before  # 9.0 repeats presses the direct read already saw
             bit = 1 << event.key_number
             if event.pressed:
                 self.mask |= bit
             else:
                 self.mask &= ~bit
-            changed = True
 
     def _poll_port(self, now):
         data = b""
@@ -194,3 +223,59 @@ def run(logic, should_stop=None, idle=0.002):
     while should_stop is None or not should_stop():
         logic.step()
         time.sleep(idle)
+
+
+class SetupFault:
+    """What the board does when it cannot start: say why, over and over, and blink.
+
+    Every `repeat_ms` the sentence goes to the console (print) and, when a host
+    holds the data port open, to the host as an ERR_SETUP message, which the
+    host shows instead of "no answer". Anything the host sends gets the same
+    answer at once. The LED blinks three times, then pauses. There is no reset:
+    a reset cannot fix settings.py, and a reset loop hides the message.
+    """
+
+    PATTERN = (200, 200, 200, 200, 200, 1000)  # on, off, on, off, on, off (ms)
+
+    def __init__(self, text, port=None, led=None, clock=ticks_ms, say=print):
+        self.text = text
+        self.port = port
+        self.led = led
+        self.clock = clock
+        self.say = say
+        self.encoder = wire.Encoder()
+        self.decoder = wire.Decoder(stale_after=500)
+        self.repeat_ms = 2000
+        self.started = clock()
+        self._next = self.started
+
+    def step(self):
+        now = self.clock()
+        asked = False
+        port = self.port
+        if port is not None:
+            try:
+                waiting = port.in_waiting
+                if waiting:
+                    asked = bool(self.decoder.feed(port.read(waiting) or b"", now))
+            except OSError:
+                pass
+        if asked or now >= self._next:
+            self._next = now + self.repeat_ms
+            if not asked:
+                self.say("draughtsboard: " + self.text)
+            if port is not None and getattr(port, "connected", True):
+                try:  # noqa: SIM105 - CircuitPython has no contextlib
+                    port.write(self.encoder.error(wire.ERR_SETUP, self.text))
+                except OSError:
+                    pass
+        if self.led is not None:
+            self.led.value = self._lit(now)
+
+    def _lit(self, now):
+        phase = (now - self.started) % sum(self.PATTERN)
+        for i in range(len(self.PATTERN)):
+            if phase < self.PATTERN[i]:
+                return i % 2 == 0
+            phase -= self.PATTERN[i]
+        return False

@@ -16,6 +16,7 @@ COLUMN_PINS = ("GP10", "GP11", "GP12", "GP13")
 COLUMNS_TO_ANODES = True
 # Seconds between matrix scans, and how many identical scans make a change:
 # reed contacts bounce for about 1 ms, so 10 ms x 2 scans is plenty.
+# (CircuitPython 9.0 cannot debounce in keypad: there the threshold is 1.)
 SCAN_INTERVAL = 0.010
 DEBOUNCE_THRESHOLD = 2
 

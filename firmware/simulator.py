@@ -17,7 +17,6 @@ stay where they are.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import fcntl
 import importlib.util
@@ -35,137 +34,48 @@ from pathlib import Path
 
 FIRMWARE_DIR = Path(__file__).resolve().parent
 WIRE_PATH = FIRMWARE_DIR.parent / "hardware" / "wire.py"
-FAKE_MODULES = ("board", "keypad", "neopixel", "usb_cdc", "microcontroller", "watchdog")
-FIRMWARE_MODULES = ("wire", "settings", "boardlogic", "draughtsboard_firmware_code")
+FAKE_MODULES = (
+    "board",
+    "digitalio",
+    "keypad",
+    "neopixel",
+    "usb_cdc",
+    "microcontroller",
+    "watchdog",
+)
+FIRMWARE_MODULES = ("wire", "settings", "boardlogic", "keyscan", "draughtsboard_firmware_code")
+#: The CircuitPython version whose keypad the simulator plays by default.
+CIRCUITPY_VERSION = (10, 0, 0)
 
 
-# --- look-alikes of the CircuitPython modules ---------------------------------------
+def _load(name: str, path: Path) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-class Pin:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"board.{self.name}"
+fake = sys.modules.get("draughtsboard_fake_circuitpython") or _load(
+    "draughtsboard_fake_circuitpython", FIRMWARE_DIR / "fake_circuitpython.py"
+)
 
 
-class KeyEvent:
-    def __init__(self, key_number: int, pressed: bool) -> None:
-        self.key_number = key_number
-        self.pressed = pressed
-        self.released = not pressed
+def ticks_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
 
 
-class EventQueue:
-    """keypad.EventQueue: bounded; sets `overflowed` instead of growing."""
+class NeoPixel(fake.NeoPixel):
+    """The fake NeoPixel, plus a condition tests wait on for the next `show()`."""
 
-    def __init__(self, max_events: int) -> None:
-        self._events: collections.deque[KeyEvent] = collections.deque()
-        self._lock = threading.Lock()
-        self.max_events = max_events
-        self.overflowed = False
-
-    def put(self, event: KeyEvent) -> None:
-        with self._lock:
-            if len(self._events) >= self.max_events:
-                self.overflowed = True
-            else:
-                self._events.append(event)
-
-    def get(self) -> KeyEvent | None:
-        with self._lock:
-            return self._events.popleft() if self._events else None
-
-    def clear(self) -> None:
-        with self._lock:
-            self._events.clear()
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-
-class KeyMatrix:
-    """keypad.KeyMatrix over a simulated matrix: the set of closed key numbers.
-
-    Like the real scanner it starts by assuming every key is open, so keys
-    already closed at boot are reported as presses; `reset()` does the same.
-    Changes arrive as events at once (a real board adds interval x threshold).
-    """
-
-    def __init__(
-        self,
-        row_pins: Iterable[Pin],
-        column_pins: Iterable[Pin],
-        columns_to_anodes: bool = True,
-        interval: float = 0.02,
-        max_events: int = 64,
-        debounce_threshold: int = 1,
-        *,
-        closed: set[int],
-    ) -> None:
-        self.row_pins = tuple(row_pins)
-        self.column_pins = tuple(column_pins)
-        self.key_count = len(self.row_pins) * len(self.column_pins)
-        self.events = EventQueue(max_events)
-        self._closed = closed
-        self.reset()
-
-    def reset(self) -> None:
-        for key in sorted(self._closed):
-            self.events.put(KeyEvent(key, True))
-
-    def change(self, key: int, pressed: bool) -> None:
-        self.events.put(KeyEvent(key, pressed))
-
-    def deinit(self) -> None:
-        pass
-
-
-class NeoPixel:
-    """neopixel.NeoPixel that records what `show()` put on the wire."""
-
-    def __init__(
-        self,
-        pin: Pin,
-        n: int,
-        *,
-        brightness: float = 1.0,
-        auto_write: bool = True,
-        pixel_order: str = "GRB",
-    ) -> None:
-        self.pin = pin
-        self.n = n
-        self.brightness = brightness
-        self.auto_write = auto_write
-        self.pixel_order = pixel_order
-        self._buffer = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
-        self.shown_brightness = 0.0
-        self.shows = 0
+    def __init__(self, *args: object, **kwargs: object) -> None:
         self.changed = threading.Condition()
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __setitem__(self, index: int, colour: tuple[int, int, int]) -> None:
-        self._buffer[index] = tuple(colour)  # type: ignore[assignment]
-        if self.auto_write:
-            self.show()
-
-    def __getitem__(self, index: int) -> tuple[int, int, int]:
-        return self._buffer[index]
-
-    def fill(self, colour: tuple[int, int, int]) -> None:
-        self._buffer = [tuple(colour)] * self.n  # type: ignore[list-item]
-        if self.auto_write:
-            self.show()
+        super().__init__(*args, **kwargs)
 
     def show(self) -> None:
         with self.changed:
-            self.shown = list(self._buffer)
-            self.shown_brightness = self.brightness
-            self.shows += 1
+            super().show()
             self.changed.notify_all()
 
 
@@ -177,9 +87,14 @@ class PtyPort:
         os.set_blocking(master_fd, False)
         self.timeout: float | None = 0
         self.write_timeout: float | None = None
-        self.connected = True
+        self.dtr = True  # the host holds the port open (a pty carries no real DTR)
         self.written = 0
         self.dropped = 0
+
+    @property
+    def connected(self) -> bool:
+        """usb_cdc's read-only `connected`: the host asserts DTR."""
+        return self.dtr
 
     @property
     def in_waiting(self) -> int:
@@ -205,33 +120,14 @@ class PtyPort:
         return count
 
 
-class Watchdog:
-    def __init__(self) -> None:
-        self.timeout = 0.0
-        self.mode = None
-        self.feeds = 0
-
-    def feed(self) -> None:
-        self.feeds += 1
-
-
 def _module(name: str, **attrs: object) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__dict__.update(attrs)
     return module
 
 
-def _load(name: str, path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @contextlib.contextmanager
-def _swapped_modules(modules: dict[str, types.ModuleType]):
+def _swapped_modules(modules: dict[str, types.ModuleType | None]):
     """Install `modules` in sys.modules for the duration, then restore the originals."""
     names = set(modules) | set(FIRMWARE_MODULES)
     saved = {name: sys.modules[name] for name in names if name in sys.modules}
@@ -263,17 +159,26 @@ class SimulatedBoard:
         leds: int = 32,
         closed: Iterable[int] = (),
         settings: dict[str, object] | None = None,
+        version: tuple[int, int, int] = CIRCUITPY_VERSION,
+        missing: Iterable[str] = (),
     ) -> None:
+        """`version`: the CircuitPython whose keypad to play; `missing`: libraries
+        (such as "neopixel") absent from CIRCUITPY/lib."""
         self.link = Path(link)
         self.rows = rows
         self.columns = columns
         self.leds = leds
-        self.closed: set[int] = set(closed)
+        self.version = version
+        self.missing = tuple(missing)
+        # GP16 drives the LEDs and GP25 is the Pico's own LED: the matrix uses the others
+        pins = [f"GP{n}" for n in range(2, 29) if n not in (16, 25)]
+        self.matrix = fake.SwitchMatrix(pins[:rows], pins[rows : rows + columns], closed)
+        self.closed: set[int] = self.matrix.closed
         self.overrides = dict(settings or {})
-        self.keys: KeyMatrix | None = None
+        self.keys: fake.KeyMatrix | None = None
         self.pixels: NeoPixel | None = None
         self.port: PtyPort | None = None
-        self.watchdog: Watchdog | None = None
+        self.watchdog: fake.Watchdog | None = None
         self.boots = 0
         self.error: BaseException | None = None
         self._fds: tuple[int, int] | None = None
@@ -320,7 +225,7 @@ class SimulatedBoard:
         self._thread.join(timeout=5)
         self._thread = None
         if self.port is not None:
-            self.port.connected = False
+            self.port.dtr = False
         with contextlib.suppress(FileNotFoundError):
             self.link.unlink()
         if self._fds is not None:
@@ -350,12 +255,8 @@ class SimulatedBoard:
     def _set(self, key: int, pressed: bool) -> None:
         if not 0 <= key < self.rows * self.columns:
             raise ValueError(f"key {key} outside the {self.rows}x{self.columns} matrix")
-        with self._lock:
-            if (key in self.closed) == pressed:
-                return
+        with self._lock:  # the firmware's keypad sees it at its next scan
             (self.closed.add if pressed else self.closed.discard)(key)
-            if self.keys is not None and self.plugged:
-                self.keys.change(key, pressed)
 
     # -- LEDs ---------------------------------------------------------------------
 
@@ -376,41 +277,50 @@ class SimulatedBoard:
 
     def _boot(self, port: PtyPort) -> types.ModuleType:
         self.boots += 1
-        closed = self.closed
+        self.matrix.claimed.clear()  # power-on: every pin is free again
+        self.matrix.levels.clear()
+        keypad = fake.keypad_module(self.matrix, ticks_ms, self.version)
+        make_keymatrix = keypad.KeyMatrix
 
-        def key_matrix(*args: object, **kwargs: object) -> KeyMatrix:
-            self.keys = KeyMatrix(*args, closed=closed, **kwargs)  # type: ignore[arg-type]
+        def key_matrix(*args: object, **kwargs: object) -> fake.KeyMatrix:
+            self.keys = make_keymatrix(*args, **kwargs)
             return self.keys
+
+        keypad.KeyMatrix = key_matrix
 
         def neo_pixel(*args: object, **kwargs: object) -> NeoPixel:
             self.pixels = NeoPixel(*args, **kwargs)  # type: ignore[arg-type]
             return self.pixels
 
-        self.watchdog = Watchdog()
+        self.watchdog = fake.Watchdog()
+        pico = fake.Board()
         fakes = {
-            "board": _module("board", __getattr__=Pin),
-            "keypad": _module("keypad", KeyMatrix=key_matrix, Event=KeyEvent),
+            "board": _module("board", **vars(pico)),
+            "digitalio": fake.digitalio_module(self.matrix),
+            "keypad": keypad,
             "neopixel": _module(
                 "neopixel", NeoPixel=neo_pixel, GRB="GRB", RGB="RGB", GRBW="GRBW", RGBW="RGBW"
             ),
             "usb_cdc": _module("usb_cdc", data=port, console=None, enable=lambda **kw: None),
             "microcontroller": _module(
-                "microcontroller", watchdog=self.watchdog, reset=self._reset_requested
+                "microcontroller",
+                watchdog=self.watchdog,
+                reset=self._reset_requested,
+                delay_us=lambda us: None,
             ),
-            "watchdog": _module(
-                "watchdog",
-                WatchDogMode=types.SimpleNamespace(RAISE="RAISE", RESET="RESET"),
-            ),
+            "watchdog": _module("watchdog", WatchDogMode=fake.WatchDogMode),
         }
+        fakes.update(dict.fromkeys(self.missing))  # None in sys.modules: ImportError
         with _swapped_modules(fakes):
             _load("wire", WIRE_PATH)
             settings = _load("settings", FIRMWARE_DIR / "settings.py")
-            settings.ROW_PINS = tuple(f"GP{2 + i}" for i in range(self.rows))
-            settings.COLUMN_PINS = tuple(f"GP{2 + self.rows + i}" for i in range(self.columns))
+            settings.ROW_PINS = tuple(self.matrix.row_names)
+            settings.COLUMN_PINS = tuple(self.matrix.column_names)
             settings.LED_COUNT = self.leds
             for name, value in self.overrides.items():
                 setattr(settings, name, value)
             _load("boardlogic", FIRMWARE_DIR / "boardlogic.py")
+            _load("keyscan", FIRMWARE_DIR / "keyscan.py")
             return _load("draughtsboard_firmware_code", FIRMWARE_DIR / "code.py")
 
     def _reset_requested(self) -> None:

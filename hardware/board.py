@@ -68,6 +68,30 @@ class Board:
         stable = self.debouncer.update(raw)
         return Snapshot(self._clock() if now is None else now, stable)
 
+    def settle(self, timeout: float = 0.5) -> Snapshot:
+        """Scan until the board is known, and return that first debounced snapshot.
+
+        The debouncer starts from an empty board and accepts a piece only after
+        `agreeing_scans` scans, so the very first `poll()` always reads empty.
+        Code that compares the board with what it expects (resuming a game
+        after a power cut) must start from this instead, or every piece looks
+        lifted. It returns once `agreeing_scans` scans in a row read the same
+        board and the debounced board equals it; while a square still changes
+        (a contact bouncing, a hand still on the board) it scans on, for at
+        most `timeout` seconds.
+        """
+        deadline = self._clock() + timeout
+        snapshot = self.poll()
+        same = 1
+        while same < self.debouncer.agreeing_scans or snapshot.occupied != self.last_raw:
+            if self._clock() >= deadline:
+                break
+            previous = self.last_raw
+            self._sleep(self.scan_period)
+            snapshot = self.poll()
+            same = same + 1 if self.last_raw == previous else 1
+        return snapshot
+
     def snapshots(self) -> Iterator[Snapshot]:
         """Scan every `scan_period` in real time and yield one snapshot per scan, forever.
 

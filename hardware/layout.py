@@ -27,6 +27,11 @@ from typing import Any
 NEOPIXEL_PINS = frozenset({10, 12, 18, 21})
 #: BCM numbers usable as plain GPIO on the 40-pin header.
 HEADER_GPIO = frozenset(range(2, 28))
+#: Microseconds the scanner waits after driving a row before reading the columns.
+#: A column's pull-up (about 50 kOhm) recharges the wire and reed capacitance (about
+#: 100 pF on a long ribbon) in about 5 us; read sooner and it still shows the row
+#: scanned before, as a steady ghost piece. CircuitPython's KeyMatrix waits 1 us.
+DEFAULT_SETTLE_US = 10.0
 
 
 class LayoutError(ValueError):
@@ -48,6 +53,8 @@ class Layout:
     led_pin: int = 10
     colour_order: str = "GRB"
     max_brightness: float = 0.5
+    #: microseconds between driving a row and reading the columns (see DEFAULT_SETTLE_US)
+    settle_us: float = DEFAULT_SETTLE_US
     #: quarter turns (clockwise, seen from above) from the standard orientation
     quarter_turns: int = 0
     _led_index: Mapping[int, int] = field(init=False, repr=False, compare=False)
@@ -202,6 +209,8 @@ def _validate(layout: Layout) -> None:
         raise LayoutError(f"leds.order = {layout.colour_order!r}: use a permutation of RGB")
     if not 0 < layout.max_brightness <= 1:
         raise LayoutError(f"leds.max_brightness = {layout.max_brightness}: use 0 < value <= 1")
+    if not 0 <= layout.settle_us <= 1000:
+        raise LayoutError(f"pins.settle_us = {layout.settle_us}: use 0..1000 microseconds")
 
 
 def _check_permutation(where: str, values: tuple[int, ...], n: int, *, allow_spare: bool) -> None:
@@ -277,6 +286,9 @@ def layout_from_dict(data: Mapping[str, Any], default_name: str = "custom") -> L
     brightness = leds.get("max_brightness", 0.5)
     if not isinstance(brightness, int | float) or isinstance(brightness, bool):
         raise LayoutError("leds.max_brightness must be a number between 0 and 1")
+    settle_us = pins.get("settle_us", DEFAULT_SETTLE_US)
+    if not isinstance(settle_us, int | float) or isinstance(settle_us, bool):
+        raise LayoutError("pins.settle_us must be a number of microseconds")
     order = leds.get("order", "GRB")
     if not isinstance(order, str):
         raise LayoutError('leds.order must be a string such as "GRB"')
@@ -289,6 +301,7 @@ def layout_from_dict(data: Mapping[str, Any], default_name: str = "custom") -> L
         led_squares=led_squares,
         row_pins=_ints(pins, "pins.rows"),
         column_pins=_ints(pins, "pins.columns"),
+        settle_us=float(settle_us),
         led_pin=_int(leds, "leds.pin"),
         colour_order=order.upper(),
         max_brightness=float(brightness),
@@ -338,6 +351,9 @@ def to_toml(layout: Layout, comment: Iterable[str] = ()) -> str:
         "# BCM GPIO numbers; rows are driven low one at a time, columns have pull-ups.",
         f"rows = [{', '.join(map(str, layout.row_pins))}]",
         f"columns = [{', '.join(map(str, layout.column_pins))}]",
+        "# Microseconds to wait after driving a row before reading the columns: long",
+        "# wires need longer (a steady ghost piece one rank away means too short).",
+        f"settle_us = {layout.settle_us:g}",
         "",
         "[sensors]",
         "# One line per row pin, one number per column pin: the square above that switch.",

@@ -37,6 +37,9 @@ class MockBoard(Backend):
         self.bounce_scans = bounce_scans
         self.frames: list[dict[int, tuple[int, int, int]]] = []
         self.brightnesses: list[float] = []
+        #: how many frames to remember (None: every one, for tests); the simulator that
+        #: runs for days as `run --board sim` keeps only the latest
+        self.history: int | None = None
         self.scans = 0
         self.closed = False
         self._occupied: set[int] = set()
@@ -135,6 +138,9 @@ class MockBoard(Backend):
     def draw(self, frame: Frame) -> None:
         self.frames.append(dict(frame))
         self.brightnesses.append(self.brightness)
+        if self.history is not None and len(self.frames) > self.history:
+            del self.frames[: -self.history]
+            del self.brightnesses[: -self.history]
 
     def close(self) -> None:
         if not self.closed:

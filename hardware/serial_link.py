@@ -59,6 +59,11 @@ class BoardMismatch(BoardUnavailable):
     (another geometry, or another protocol version)."""
 
 
+class BoardFault(BoardMismatch):
+    """The board answered that it cannot start as set up (its settings.py, a missing
+    library); the message is the board's own sentence."""
+
+
 def _pyserial() -> ModuleType:
     try:
         import serial
@@ -261,6 +266,11 @@ class SerialBackend(Backend):
                             return hello, message, decoder
                     elif message.kind == wire.ERROR:
                         self._board_error(message)
+                        if message.code == wire.ERR_SETUP:
+                            raise BoardFault(
+                                f"the board on {self.url} cannot start: {message.text}; "
+                                "fix it on the board's CIRCUITPY drive (firmware/README.md)"
+                            )
         except (serial.SerialException, OSError) as exc:
             raise BoardUnavailable(f"lost {self.url} while connecting: {exc}") from None
         raise BoardUnavailable(

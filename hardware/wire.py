@@ -63,6 +63,7 @@ ERR_MALFORMED = 2  # a message with a valid CRC but a payload that makes no sens
 ERR_FRAME_SIZE = 3  # a FRAME whose LED count differs from the board's chain
 ERR_UNKNOWN = 4  # a message kind this firmware does not know
 ERR_OVERFLOW = 5  # the key event queue overflowed; occupancy was rebuilt
+ERR_SETUP = 6  # the board cannot start as set up (settings.py, a library): text says why
 
 _HELLO_FORMAT = "<BBBHBBB"  # struct.Struct does not exist on CircuitPython
 _HELLO_SIZE = struct.calcsize(_HELLO_FORMAT)
@@ -180,10 +181,9 @@ class Hello(Message):
         return ".".join(str(part) for part in self.firmware)
 
     def describe(self):
-        return (
-            f"protocol={self.protocol} {self.rows}x{self.columns} keys, {self.leds} LEDs, "
-            f"firmware {self.version_text} {self.board_name!r}"
-        )
+        # no adjacent f-strings and no !r: MicroPython 1.21 (CircuitPython 9.0) rejects both
+        shape = f"protocol={self.protocol} {self.rows}x{self.columns} keys, {self.leds} LEDs, "
+        return shape + f"firmware {self.version_text} " + repr(self.board_name)
 
 
 class Query(Message):
@@ -283,7 +283,7 @@ class Error(Message):
             raise ProtocolError("ERROR text is not UTF-8") from exc
 
     def describe(self):
-        return f"code={self.code} {self.text!r}"
+        return f"code={self.code} " + repr(self.text)
 
 
 MESSAGE_TYPES = {

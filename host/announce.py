@@ -8,6 +8,7 @@ the same way. A failing listener is reported once and never breaks play.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -25,6 +26,7 @@ class Announcement:
 
 
 Listener = Callable[[Announcement], None]
+HISTORY = 200
 
 
 class Announcer:
@@ -33,7 +35,8 @@ class Announcer:
     def __init__(self, language: str = "en") -> None:
         self.language = language
         self._listeners: list[Listener] = []
-        self.history: list[Announcement] = []
+        #: the latest announcements (bounded: the board runs for weeks as a service)
+        self.history: deque[Announcement] = deque(maxlen=HISTORY)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Add a listener; returns a function that removes it again."""
@@ -62,9 +65,11 @@ def console_listener(stream: TextIO | None = None) -> Listener:
 
 
 def speech_listener(speaker: object) -> Listener:
-    """Speaks each sentence with a `host.speech.Speaker`."""
+    """Queues each sentence on a `host.speech.Speaker`, with how much it matters (the end
+    of the game cuts a move's announcement short)."""
+    from host.speech import priority_of
 
     def listen(item: Announcement) -> None:
-        speaker.say(item.text)  # type: ignore[attr-defined]
+        speaker.say(item.text, priority_of(item.kind))  # type: ignore[attr-defined]
 
     return listen

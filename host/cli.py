@@ -19,11 +19,29 @@ COMMAND_MODULES = (
     "host.commands.play",
     "host.commands.perft",
     "host.commands.moves",
+    "host.commands.analyse",
     "host.commands.check_game",
     "host.commands.replay",
     "host.commands.run",
     "host.commands.selftest",
+    "host.commands.config",
+    "host.commands.status",
+    "host.commands.service",
+    "host.commands.relay",
+    "host.commands.pairings",
+    "host.commands.broker_config",
 )
+
+
+def version() -> str:
+    """The installed package's version (the checkout's pyproject when installed with -e)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as package_version
+
+    try:
+        return package_version("draughtsboard")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="draughtsboard",
         description="A draughts board that knows the rules: play, check games, drive the board.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in COMMAND_MODULES:

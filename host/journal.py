@@ -95,6 +95,19 @@ class Journal:
     def end(self, result: str, reason: str) -> None:
         self._append({"type": "end", "result": result, "reason": reason})
 
+    def reopen(self) -> None:
+        """Taking back after the game ended: the end mark is withdrawn (the game is written
+        again without it)."""
+        record = self.read()
+        if record is None:
+            return
+        self.start(record.variant, record.start_fen, record.started)
+        for entry in record.moves:
+            self.move(
+                entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
+                entry["fen"],
+            )
+
     def read(self) -> JournalGame | None:
         """The game on disk, or None if there is no readable journal."""
         try:
@@ -117,7 +130,9 @@ class Journal:
             elif kind == "move":
                 game.moves.append(record)
             elif kind == "takeback" and game.moves:
+                # A takeback after the end (a physical one, from the board) opens the game again.
                 game.moves.pop()
+                game.result = game.reason = None
             elif kind == "end":
                 game.result, game.reason = record.get("result"), record.get("reason")
         return game
@@ -130,14 +145,31 @@ def result_text(winner: str | None, variant_name: str) -> str:
     return {"W": "1-0", "B": "0-1"}.get(winner or "", "1/2-1/2")
 
 
-def write_pdn(games_dir: Path, stem: str, text: str) -> Path:
-    """Write `text` to a new file in `games_dir` (never overwriting) and fsync it."""
+def pdn_stem(started: datetime | str, variant_name: str) -> str:
+    """The one naming scheme for saved games (`play` and `run` alike):
+    `YYYYMMDD-HHMMSS-variant`, from when the game started, so files sort by date."""
+    if isinstance(started, str):
+        try:
+            started = datetime.fromisoformat(started)
+        except ValueError:
+            started = datetime.now()
+    return f"{started:%Y%m%d-%H%M%S}-{variant_name}"
+
+
+def unused_path(games_dir: Path, stem: str) -> Path:
+    """`games_dir/stem.pdn`, or `stem-2.pdn`, `stem-3.pdn`... if taken (never overwrites)."""
     games_dir.mkdir(parents=True, exist_ok=True)
     path = games_dir / f"{stem}.pdn"
     n = 1
     while path.exists():
         n += 1
         path = games_dir / f"{stem}-{n}.pdn"
+    return path
+
+
+def write_pdn(games_dir: Path, stem: str, text: str) -> Path:
+    """Write `text` to a new file in `games_dir` (never overwriting) and fsync it."""
+    path = unused_path(games_dir, stem)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()

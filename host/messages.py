@@ -24,10 +24,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
-        "resume-offer": "Jogo interrompido encontrado. Arrume as casas acesas para continuar.",
+        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves} lances). "
+        "Arrume as casas acesas para continuar.",
+        "unfinished-saved": "O jogo interrompido de {variant} ({moves} lances) foi guardado "
+        "sem resultado. Começa um jogo novo.",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
         "game-saved": "Partida salva em {path}.",
+        "menu": "Comandos: leve a peça extra a uma casa acesa; retire-a para cancelar.",
+        "menu-closed": "Comandos fechados.",
+        "draw-offer": "As {side} propõem empate. As {other} aceitam escolhendo empate também.",
+        "level": "Computador no nível {level}.",
+        "level-off": "Dois jogadores, sem computador.",
+        "variant-chosen": "Variante escolhida: {variant}.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -46,12 +55,46 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
-        "resume-offer": "An unfinished game was found. Put the lit squares right to continue.",
+        "resume-offer": "An unfinished game of {variant} was found ({moves} moves). "
+        "Put the lit squares right to continue.",
+        "unfinished-saved": "The unfinished game of {variant} ({moves} moves) was saved "
+        "without a result. A new game begins.",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
         "game-saved": "Game saved to {path}.",
+        "menu": "Board commands: move the spare piece onto a lit square; take it off to cancel.",
+        "menu-closed": "Board commands closed.",
+        "draw-offer": "{side} offers a draw. {other} accepts by choosing draw too.",
+        "level": "Computer at level {level}.",
+        "level-off": "Two players, no computer.",
+        "variant-chosen": "Variant chosen: {variant}.",
     },
 }
+
+#: typed command words in either language -> action (the terminal game and `run`'s console)
+COMMAND_WORDS: dict[str, str] = {
+    "help": "help", "ajuda": "help", "?": "help",
+    "moves": "moves", "lances": "moves",
+    "takeback": "takeback", "undo": "takeback", "desfazer": "takeback", "voltar": "takeback",
+    "board": "board", "tabuleiro": "board",
+    "fen": "fen",
+    "resign": "resign", "desistir": "resign", "abandonar": "resign",
+    "draw": "draw", "empate": "draw",
+    "new": "new", "novo": "new", "nova": "new",
+    "quit": "quit", "exit": "quit", "sair": "quit",
+    "language": "language", "idioma": "language", "língua": "language", "lingua": "language",
+}  # fmt: skip
+
+#: what a language is called when switching to it (`idioma en`, `language pt`)
+LANGUAGE_WORDS: dict[str, str] = {
+    "en": "en", "english": "en", "inglês": "en", "ingles": "en",
+    "pt": "pt-BR", "pt-br": "pt-BR", "português": "pt-BR", "portugues": "pt-BR",
+    "portuguese": "pt-BR",
+}  # fmt: skip
+
+#: letters for men (kings in capitals) where the board is drawn as text: what a reader
+#: of the language expects (in Portuguese "b" is brancas, White, and "p" pretas, Black)
+PIECE_LETTERS = {"pt-BR": {"W": "b", "B": "p"}, "en": {"W": "w", "B": "b"}}
 
 SIDES = {"pt-BR": {"W": "Brancas", "B": "Pretas"}, "en": {"W": "White", "B": "Black"}}
 
@@ -104,9 +147,10 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     """The sentence for `kind` in `language`, with sides and reasons translated."""
     table = MESSAGES.get(language, MESSAGES["en"])
     values = dict(params)
-    side = values.get("side")
-    if isinstance(side, str) and side in SIDES[language]:
-        values["side"] = SIDES[language][side]
+    for key in ("side", "other"):
+        side = values.get(key)
+        if isinstance(side, str) and side in SIDES[language]:
+            values[key] = SIDES[language][side]
     variant = values.get("variant")
     if isinstance(variant, str):
         values["variant"] = VARIANT_NAMES[language].get(variant, variant)

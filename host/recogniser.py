@@ -236,6 +236,16 @@ class Recogniser:
         self._evaluate(now, [])
         return events
 
+    def set_hint_level(self, now: float, level: str) -> list[Event]:
+        """Show more or less help from now on; the current frame is redrawn at once."""
+        self.hint_level = level
+        events: list[Event] = []
+        if self.correcting and self.reading.kind not in ("expected", "progress"):
+            self._show(self._correction_hint())
+        else:
+            self._evaluate(now, events)
+        return events
+
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
@@ -610,6 +620,7 @@ class Recogniser:
         self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
         data = self._move_data(text, side, move)
         data["was"] = was
+        data["fen_before"] = before.fen()
         events.append(Event("move-corrected", now, data))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))

@@ -40,11 +40,13 @@ class StreamEvent:
     line: int
 
 
-def parse_events(lines: Iterable[str], variant: Variant) -> Iterator[StreamEvent]:
-    """Parse JSON lines lazily; a malformed line raises `UserError` naming its number."""
-    last_t = 0
+def parse_events(
+    lines: Iterable[str], variant: Variant, *, first_line: int = 1, last_t: float = 0
+) -> Iterator[StreamEvent]:
+    """Parse JSON lines lazily; a malformed line raises `UserError` naming its number.
+    `first_line` and `last_t` continue a stream fed in pieces (`run --events`)."""
     n = variant.num_squares
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first_line):
         text = raw.strip()
         if number == 1:
             text = text.lstrip("\ufeff")

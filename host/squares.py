@@ -18,14 +18,24 @@ from host.errors import UserError
 class SquareMap:
     """Bijection between hardware reading-order numbers and `variant` squares."""
 
-    def __init__(self, variant: Variant, board_squares: int | None = None) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        board_squares: int | None = None,
+        turned: Mapping[int, int] | None = None,
+    ) -> None:
+        """`turned`: board square -> reading-order square from White's seat, when the board
+        reports squares for another orientation than the one played (see `quarter_turn`)."""
         n = variant.num_squares
         if board_squares is not None and board_squares != n:
             raise UserError(
                 f"{variant.name} is played on {variant.size}x{variant.size} ({n} squares) "
                 f"but this board has {board_squares} squares"
             )
-        self.to_variant_map = {k: variant.reading_order_to_square(k) for k in range(1, n + 1)}
+        turned = turned or {}
+        self.to_variant_map = {
+            k: variant.reading_order_to_square(turned.get(k, k)) for k in range(1, n + 1)
+        }
         self.to_hardware_map = {sq: k for k, sq in self.to_variant_map.items()}
 
     def occupied(self, hardware: Iterable[int]) -> frozenset[int]:

@@ -15,7 +15,8 @@ from typing import TextIO
 
 from engine import Game, IllegalMoveError, Position, Variant
 from engine.pdn_write import write_game
-from host.messages import REASONS, SIDES, render
+from host.journal import pdn_stem, unused_path
+from host.messages import COMMAND_WORDS, LANGUAGE_WORDS, PIECE_LETTERS, REASONS, SIDES, render
 from host.move_reasons import describe
 
 TEXTS = {
@@ -27,7 +28,8 @@ TEXTS = {
             "  moves   list the legal moves      undo   take back the last move\n"
             "  board   draw the board again      fen    show the position as FEN\n"
             "  resign  give up the game          draw   agree a draw\n"
-            "  new     start a new game          quit   leave (the game is saved)"
+            "  new     start a new game          quit   leave (the game is saved)\n"
+            "  language pt   mensagens em português (Ctrl-C also leaves, saving the game)"
         ),
         "illegal": "Not legal: {why}",
         "no-undo": "There is no move to take back.",
@@ -36,6 +38,10 @@ TEXTS = {
         "saved": "Game saved to {path}",
         "bye": "Goodbye.",
         "draw-count": "{plies} plies left before the {rule} draw.",
+        "over-prompt": "Game over ({result}). new, undo or quit> ",
+        "over": "The game is over: new starts another, undo takes back the last move, quit leaves.",
+        "language": "Messages in English.",
+        "legend": "w = White, b = Black, capitals = kings",
     },
     "pt-BR": {
         "prompt": "Vez das {side}> ",
@@ -45,7 +51,8 @@ TEXTS = {
             "  lances    lista os lances legais    desfazer  volta o último lance\n"
             "  tabuleiro desenha o tabuleiro       fen       mostra a posição em FEN\n"
             "  abandonar desiste da partida        empate    empate por acordo\n"
-            "  novo      começa outra partida      sair      sai (a partida é salva)"
+            "  novo      começa outra partida      sair      sai (a partida é salva)\n"
+            "  idioma en     messages in English (Ctrl-C também sai, salvando a partida)"
         ),
         "illegal": "Lance ilegal: {why}",
         "no-undo": "Não há lance para desfazer.",
@@ -54,29 +61,21 @@ TEXTS = {
         "saved": "Partida salva em {path}",
         "bye": "Até logo.",
         "draw-count": "Faltam {plies} lances para o empate por {rule}.",
+        "over-prompt": "Fim de jogo ({result}). novo, desfazer ou sair> ",
+        "over": "O jogo acabou: novo começa outro, desfazer volta o último lance, sair sai.",
+        "language": "Mensagens em português.",
+        "legend": "b = brancas, p = pretas, maiúsculas = damas",
     },
 }
 
-# command words in either language -> action
-COMMANDS = {
-    "help": "help", "ajuda": "help", "?": "help",
-    "moves": "moves", "lances": "moves",
-    "undo": "undo", "desfazer": "undo", "takeback": "undo",
-    "board": "board", "tabuleiro": "board",
-    "fen": "fen",
-    "resign": "resign", "abandonar": "resign",
-    "draw": "draw", "empate": "draw",
-    "new": "new", "novo": "new",
-    "quit": "quit", "exit": "quit", "sair": "quit",
-}
-
-
-def draw_board(position: Position) -> str:
+def draw_board(position: Position, language: str = "en") -> str:
     """The board from White's side, with a square-number map beside it.
 
-    `w`/`b` are men, `W`/`B` kings; the right-hand map shows the variant's
-    numbering, because numeric notation is what players type.
+    Men are letters a reader of `language` expects (`w`/`b` in English, `b`/`p`
+    for brancas/pretas in Portuguese), kings the same in capitals; the right-hand
+    map shows the variant's numbering, because numeric notation is what players type.
     """
+    letters = PIECE_LETTERS.get(language, PIECE_LETTERS["en"])
     variant = position.variant
     size = variant.size
     pieces = position.pieces()
@@ -92,9 +91,9 @@ def draw_board(position: Position) -> str:
                 numbers.append(" " * width)
                 continue
             piece = pieces.get(square)
-            symbol = "." if piece is None else piece.color.lower()
+            symbol = "." if piece is None else letters[piece.color]
             if piece is not None and piece.king:
-                symbol = piece.color
+                symbol = symbol.upper()
             cells.append(symbol)
             numbers.append(str(square).rjust(width))
         label = str(rank + 1).rjust(2)
@@ -116,6 +115,7 @@ class TerminalGame:
         self.stdout = stdout
         self.clock = clock
         self.game = Game(variant, self.start)
+        self.started = clock()
         self.result: str | None = None
         self._file: Path | None = None  # where this game was saved, rewritten as it goes on
         self._written = ""  # what was last written there
@@ -129,7 +129,8 @@ class TerminalGame:
 
     def show(self) -> None:
         print(file=self.stdout)
-        print(draw_board(self.game.position), file=self.stdout)
+        print(draw_board(self.game.position, self.language), file=self.stdout)
+        print(TEXTS[self.language]["legend"], file=self.stdout)
         legal = self.game.legal_moves()
         if legal and legal[0].is_capture:
             self.say("capture", moves=self._texts(legal))
@@ -140,11 +141,24 @@ class TerminalGame:
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
+        """Until quit, end of input or Ctrl-C; the game is saved whichever way it ends."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            print(file=self.stdout)
+            return self.finish()
+
+    def _prompt(self) -> str:
+        texts = TEXTS[self.language]
+        if self.result is not None:
+            return texts["over-prompt"].format(result=self.result)
+        return texts["prompt"].format(side=SIDES[self.language][self.game.position.turn])
+
+    def _loop(self) -> int:
         self.announce("new-game", variant=self.variant.name, side=self.game.position.turn)
         self.show()
         while True:
-            side = SIDES[self.language][self.game.position.turn]
-            print(TEXTS[self.language]["prompt"].format(side=side), end="", file=self.stdout)
+            print(self._prompt(), end="", file=self.stdout)
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:  # end of input: leave as if "quit" was typed
@@ -153,15 +167,30 @@ class TerminalGame:
             text = line.strip()
             if not text:
                 continue
-            action = COMMANDS.get(text.lower())
+            word, _, rest = text.partition(" ")
+            action = COMMAND_WORDS.get(word.lower())
             if action == "quit":
                 return self.finish()
-            if action is not None:
+            if action == "language":
+                self.switch_language(rest.strip())
+            elif action is not None:
                 self.command(action)
             elif self.result is None:
                 self.play(text)
             else:
-                self.say("unknown", word=text)
+                self.say("over")
+
+    def switch_language(self, name: str) -> None:
+        """`idioma en`, `language pt`; without a name, the other language."""
+        if name:
+            chosen = LANGUAGE_WORDS.get(name.lower())
+            if chosen is None:
+                self.say("unknown", word=name)
+                return
+        else:
+            chosen = "en" if self.language == "pt-BR" else "pt-BR"
+        self.language = chosen
+        self.say("language")
 
     def play(self, text: str) -> None:
         position = self.game.position
@@ -197,7 +226,7 @@ class TerminalGame:
             self.show()
         elif action == "fen":
             print(self.game.fen(), file=self.stdout)
-        elif action == "undo":
+        elif action == "takeback":
             if not self.game.moves:
                 self.say("no-undo")
                 return
@@ -218,6 +247,7 @@ class TerminalGame:
             self.save()
             self.start = self.variant.initial_position()
             self.game = Game(self.variant, self.start)
+            self.started = self.clock()
             self._file, self._written = None, ""
             self.result = None
             self.announce("new-game", variant=self.variant.name, side=self.game.position.turn)
@@ -250,12 +280,6 @@ class TerminalGame:
         return path
 
     def _new_file(self, now: _dt.datetime) -> Path:
-        """A fresh file name for this game in the games folder (never overwrites another)."""
+        """A fresh file for this game, named as every saved game is (host.journal.pdn_stem)."""
         assert self.games_dir is not None
-        self.games_dir.mkdir(parents=True, exist_ok=True)
-        stem = f"{now:%Y%m%d-%H%M%S}-{self.variant.name}"
-        path, counter = self.games_dir / f"{stem}.pdn", 1
-        while path.exists():
-            counter += 1
-            path = self.games_dir / f"{stem}-{counter}.pdn"
-        return path
+        return unused_path(self.games_dir, pdn_stem(self.started, self.variant.name))

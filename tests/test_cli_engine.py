@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import Position, get_variant
 from host.cli import main
 from host.terminal_game import TerminalGame
+from tests.engine.strategies import argv_like, fen_like, numbers, variant_names
 from tests.paths import REPO
 
 
@@ -72,22 +77,106 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+HUGE = "9" * 5000  # beyond Python's int-string limit (4,300 digits)
+
+
 @pytest.mark.parametrize(
     "args",
     [
         ["perft", "--variant", "checkers-ish", "--depth", "2"],
         ["perft", "--variant", "brazilian", "--depth", "2", "--fen", "W:W99:B1"],
         ["perft", "--variant", "brazilian", "--depth", "0"],
+        ["perft", "--depth", "5000"],  # was a RecursionError
+        ["perft", "--depth", str(10**15)],  # was a MemoryError
+        ["perft", "--depth", str(10**20)],  # was an OverflowError
+        ["perft", "--depth", str(10**9)],  # allocated gigabytes before counting
+        ["perft", "--depth", HUGE],
+        ["perft", "--depth", "41"],
+        ["perft", "--depth=-3"],
+        ["perft", "--depth", "2.5"],
+        ["perft", "--variant", HUGE, "--depth", "2"],
+        ["moves", "--variant", "26" + "0" * 5000, "--fen", "W:W21:B1"],
         ["moves", "--variant", "brazilian", "--fen", "nonsense"],
+        ["moves", "--variant", "brazilian", "--fen", f"W:W{HUGE}:B1"],
+        ["moves", "--variant", "brazilian", "--fen", "W:W:B"],
         ["moves", "--variant", "brazilian", "--fens", "/no/such/file"],
+        ["moves", "--variant", "brazilian", "--fens", "/"],
         ["check-game", "/no/such/file.pdn"],
     ],
+    ids=lambda args: " ".join(arg if len(arg) < 20 else f"{arg[:8]}..." for arg in args),
 )
 def test_errors_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
                                         ) -> None:
     status, _, err = run(capsys, *args)
     assert status == 2
     assert err.startswith("draughtsboard: ") and err.count("\n") == 1
+    assert len(err) < 300
+
+
+def test_a_fens_file_of_binary_garbage_is_reported_line_by_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fens = tmp_path / "fens.bin"
+    fens.write_bytes(b"W:W21:B1\n\xff\xfe\x00\x81garbage\n" + HUGE.encode() + b"\n")
+    status, out, err = run(capsys, "moves", "--fens", str(fens))
+    assert status == 2
+    assert out.splitlines()[0] == "W:W21:B1:"
+    assert [line.split(":")[0] for line in err.splitlines()] == ["draughtsboard"] * 2
+    assert "line 2" in err and "line 3" in err and "Traceback" not in err
+
+
+def test_binary_arguments_to_the_real_command_exit_2_without_traceback() -> None:
+    # Bytes that are not UTF-8 reach Python as surrogate escapes in sys.argv.
+    for args in ([b"moves", b"--fen", b"W:W\xff\xfe:B1"], [b"perft", b"--depth", b"\xff"],
+                 [b"moves", b"--variant", b"\xc3\x28", b"--fen", b"W:W21:B1"]):
+        result = subprocess.run([sys.executable, "-m", "host.cli", *args], capture_output=True,
+                                cwd=REPO, timeout=60)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.startswith(b"draughtsboard: ") and result.stderr.count(b"\n") == 1
+
+
+# ---------------------------------------------------------------------- fuzz
+CLI_FUZZ = settings(max_examples=150, deadline=timedelta(seconds=10),
+                    suppress_health_check=[HealthCheck.too_slow])
+cli_text = st.one_of(st.text(max_size=60), argv_like, numbers, fen_like())
+
+
+def run_captured(*args: str) -> tuple[int, str, str]:
+    """`main` with its output captured, without a pytest fixture (hypothesis calls it often)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def assert_success_or_one_line_error(status: int, err: str) -> None:
+    assert status in (0, 2), status
+    if status == 2:
+        assert err.startswith("draughtsboard: ") and err.count("\n") == 1, err
+    else:
+        assert err == ""
+
+
+@CLI_FUZZ
+@given(st.one_of(variant_names, cli_text), st.one_of(fen_like(), cli_text))
+def test_moves_fuzzed_answers_or_exits_2(variant: str, fen: str) -> None:
+    status, _, err = run_captured("moves", f"--variant={variant}", f"--fen={fen}")
+    assert_success_or_one_line_error(status, err)
+
+
+def _deep(text: str) -> bool:
+    """A valid depth above 2: a fuzzed position could take hours to count that far."""
+    digits = text.strip()
+    return digits.isascii() and digits.isdigit() and len(digits) <= 2 and int(digits) > 2
+
+
+@CLI_FUZZ
+@given(st.one_of(variant_names, cli_text), st.one_of(fen_like(), cli_text),
+       st.one_of(st.sampled_from(["1", "2"]), cli_text.filter(lambda t: not _deep(t))))
+def test_perft_fuzzed_counts_or_exits_2(variant: str, fen: str, depth: str) -> None:
+    status, _, err = run_captured("perft", f"--variant={variant}", f"--fen={fen}",
+                                  f"--depth={depth}")
+    assert_success_or_one_line_error(status, err)
 
 
 def test_installed_command_runs_without_traceback() -> None:

@@ -9,9 +9,11 @@ hundreds of positions cost one process start.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Iterable
+from typing import TextIO
 
 from engine import EngineError, Move, Position
 from host.commands._engine_args import add_variant_argument, position_from, variant_from
@@ -51,14 +53,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fen_lines(source: str) -> Iterable[tuple[int, str]]:
+    """Non-blank lines with their numbers. Bytes that are not UTF-8 become U+FFFD,
+    so a line of binary garbage is one FEN error like any other, not a crash."""
     try:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        stream = (_stdin() if source == "-"
+                  else open(source, encoding="utf-8", errors="replace"))  # noqa: SIM115
     except OSError as error:
         raise UserError(f"cannot read {source}: {error.strerror or error}") from None
     with stream:
-        for number, line in enumerate(stream, start=1):
-            if line.strip():
-                yield number, line.strip()
+        try:
+            for number, line in enumerate(stream, start=1):
+                if line.strip():
+                    yield number, line.strip()
+        except OSError as error:  # a directory, a vanished file
+            raise UserError(f"cannot read {source}: {error.strerror or error}") from None
+
+
+def _stdin() -> TextIO:
+    buffer = getattr(sys.stdin, "buffer", None)  # absent when a test put text in its place
+    if buffer is None:
+        return sys.stdin
+    return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
 
 
 def _print_moves(position: Position, as_json: bool, with_fen: str | None) -> None:

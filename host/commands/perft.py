@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.perft import perft_counts
+from engine.perft import MAX_DEPTH, perft_counts
 from host.commands._engine_args import add_variant_argument, position_from, variant_from
 from host.errors import UserError
 
@@ -20,7 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Print 'depth nodes' for depths 1..D from the initial position or --fen.",
     )
     add_variant_argument(parser)
-    parser.add_argument("--depth", type=int, required=True, help="deepest depth to count")
+    # Read as text and checked in `run`, so a bad depth is one line of error
+    # (argparse would print its usage too) and never reaches int() at full size.
+    parser.add_argument("--depth", required=True, help=f"deepest depth to count (1-{MAX_DEPTH})")
     parser.add_argument("--fen", help="start from this position (PDN FEN)")
     parser.add_argument(
         "--paths",
@@ -32,9 +34,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     variant = variant_from(args.variant)
+    depth = depth_from(args.depth)
     position = position_from(variant, args.fen)
-    if args.depth < 1:
-        raise UserError("--depth must be at least 1")
-    for depth, nodes in enumerate(perft_counts(position, args.depth, paths=args.paths), 1):
-        print(f"{depth} {nodes}")
+    for ply, nodes in enumerate(perft_counts(position, depth, paths=args.paths), 1):
+        print(f"{ply} {nodes}")
     return 0
+
+
+def depth_from(text: str) -> int:
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and 1 <= len(digits) <= 3
+            and 1 <= int(digits) <= MAX_DEPTH):
+        raise UserError(f"--depth must be a whole number from 1 to {MAX_DEPTH}")
+    return int(digits)

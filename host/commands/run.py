@@ -1,122 +1,234 @@
 """`draughtsboard run`: play on the board (or the simulator) with hints, speech and a journal.
 
-Settings come from the config file; flags override them for one run. Typed
-commands on stdin: takeback, new, resign, draw, quit. `--events FILE` drives
-the session from a recorded stream instead of a board (tests, demos, bug
-reports) on a simulated clock.
+Settings come from the config files; flags override them for one run
+(docs/config.md). The live game runs in `host.live` with the board's page
+served alongside (`--listen`, docs/web.md); typed commands (takeback, new,
+resign, draw, quit, or their Portuguese words) are read only when standard
+input is a terminal, so a service keeps running. `--events FILE` drives the
+session from a recorded stream instead of a board (tests, demos, bug
+reports) on a simulated clock. With a club's broker set (`broker`,
+docs/broadcast.md) either one publishes its game as it goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
+import logging
 import sys
-from pathlib import Path
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING
 
-from engine import get_variant
+from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
-from host.config import HINT_LEVELS, LANGUAGES, Config, load_config
+from host.bus import Update
+from host.config import Config, add_setting_flags, flag_values, load_config
 from host.errors import UserError
-from host.session import Session, run_board, run_stream
-from host.speech import Speaker
-from host.squares import SquareMap
+from host.games import resumable_game, variant_to_play
+from host.logs import RecentProblems, setup_logging
+from host.session import COMANDOS, COMMANDS, Session
+from host.speech import VOICES, Speaker
+from host.stream import run_stream
+
+if TYPE_CHECKING:
+    from host.broadcast.board import HandOver
+    from host.live import Runtime
+    from host.web.address import Listen
+
+log = logging.getLogger(__name__)
+#: seconds between status-file refreshes while nothing happens (chatter still counts)
+STATUS_EVERY = 1.0
+#: seconds a board waits at exit for the broker to acknowledge what it published
+FLUSH_AT_EXIT = 10.0
+#: seconds a recorded replay waits for the broker before it starts
+READY_WAIT = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "run",
         help="play on the physical board: hints, announcements, journal and resume",
-        description="Follow a game on the board. Commands on stdin: "
-        "takeback, new, resign, draw, quit.",
+        description="Follow a game on the board, with its page in a browser (--listen). "
+        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}).",
     )
-    parser.add_argument("--config", help="config file (default: ~/.config/draughtsboard/...)")
-    parser.add_argument("--variant", help="rules variant (overrides the config)")
-    parser.add_argument("--language", choices=LANGUAGES)
-    parser.add_argument("--hints", choices=HINT_LEVELS)
-    parser.add_argument("--board", help="board: sim, gpio or serial:URL")
-    parser.add_argument("--layout", help="wiring layout name or file")
-    parser.add_argument("--journal", help="journal file")
-    parser.add_argument("--games-dir", help="folder for finished games (PDN)")
-    parser.add_argument("--no-speech", action="store_true", help="console only")
-    parser.add_argument(
-        "--touch-move",
-        action="store_true",
-        default=None,
-        help="club play: a piece released on a legal square has moved (config touch_move)",
-    )
+    parser.add_argument("--config", help="config file over the system one (default: the user's)")
+    add_setting_flags(parser)
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
+    parser.add_argument("--fen", help="start a new game from this position (PDN FEN)")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.set_defaults(func=run)
 
 
 def settings(args: argparse.Namespace) -> Config:
-    config = load_config(args.config)
-    if args.variant is not None:
-        from engine import VARIANTS
-
-        if args.variant.lower() not in VARIANTS:
-            names = ", ".join(VARIANTS)
-            raise UserError(f"unknown variant {args.variant!r}; choose one of {names}")
-    return config.with_overrides(
-        variant=args.variant.lower() if args.variant else None,
-        language=args.language,
-        hints=args.hints,
-        board=args.board,
-        layout=args.layout,
-        journal=Path(args.journal) if args.journal else None,
-        games_dir=Path(args.games_dir) if args.games_dir else None,
-        speech=False if args.no_speech else None,
-        touch_move=args.touch_move,
-    )
+    """The config files, then the flags (docs/config.md)."""
+    return load_config(args.config, flag_values(args))
 
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)
+    problems = setup_logging(config)
+    explicit = args.setting_variant is not None
+    config = variant_to_play(config, explicit=explicit, resume=not args.new)
+    start = _start_position(config, args.fen)
     announcer = Announcer(config.language)
     announcer.subscribe(console_listener())
-    if config.speech:
-        announcer.subscribe(speech_listener(Speaker(config.language)))
-    if args.events is not None:
-        session = Session(config, announcer, resume=not args.new)
-        if args.events == "-":
-            run_stream(session, sys.stdin)
-        else:
-            try:
-                handle = open(args.events, encoding="utf-8")  # noqa: SIM115
-            except OSError as error:
-                raise UserError(f"cannot read {args.events}: {error.strerror}") from None
-            with handle:
-                run_stream(session, handle)
-        return 0
-    return _live(config, announcer, args)
-
-
-def _live(config: Config, announcer: Announcer, args: argparse.Namespace) -> int:
-    from hardware.base import BoardUnavailable
-    from hardware.board import open_board
-    from hardware.layout import LayoutError, load_layout
-
-    variant = get_variant(config.variant)
+    speaker = Speaker(config.language) if config.speech else None
+    if speaker is not None:
+        announcer.subscribe(speech_listener(speaker))
     try:
-        layout = load_layout(config.layout or f"standard-{variant.size}x{variant.size}")
-        if variant.mirrored:
-            layout = layout.rotated(1)
-        board = open_board(config.board, layout)
-    except (BoardUnavailable, LayoutError, ValueError) as error:
-        raise UserError(str(error)) from None
-    with board:
-        board.brightness = config.brightness
-        squares = SquareMap(variant, board.squares)
-        first = board.poll()
+        if args.events is not None:
+            session = Session(
+                config, announcer, resume=not args.new, insist_variant=explicit, start=start
+            )
+            _stream(session, config, args.events)
+            return 0
+        return asyncio.run(_live(config, announcer, args, speaker, start, problems, explicit))
+    finally:
+        if speaker is not None:
+            speaker.close()
+
+
+def _stream(session: Session, config: Config, events: str) -> None:
+    """Drive the session from a recorded stream (a file, or `-` for standard input), and
+    publish its game to the club's broker if one is set."""
+    if events == "-":
+        source: contextlib.AbstractContextManager[IO[str]] = contextlib.nullcontext(sys.stdin)
+    else:
+        try:
+            source = open(events, encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            raise UserError(f"cannot read {events}: {error.strerror}") from None
+    with source as lines, _broadcasting(session, config, replay=True):
+        run_stream(session, lines)
+
+
+def _start_position(config: Config, fen: str | None) -> Position | None:
+    if fen is None:
+        return None
+    try:
+        return Position.from_fen(fen, get_variant(config.variant))
+    except FenError as error:
+        raise UserError(f"bad --fen: {error}") from None
+
+
+@contextlib.contextmanager
+def _broadcasting(
+    session: Session, config: Config, *, replay: bool = False, hand_over: HandOver | None = None
+) -> Iterator[None]:
+    """Publish the session's games while the block runs (nothing at all without a broker).
+    A recorded replay first waits briefly for the broker and the board's assignment, so
+    its game goes out whole and with the players' names. `hand_over`: how the publisher's
+    thread reaches the session's (the live runtime's loop)."""
+    broadcast = config.broadcast
+    if broadcast is None:
+        yield
+        return
+    from host.broadcast.board import attach
+
+    publisher = attach(session, broadcast, hand_over=hand_over)
+    reached = replay and publisher.wait_ready(READY_WAIT)
+    if replay and not reached:
+        log.warning("broadcast: no broker after %.0f s; replaying anyway "
+                    "(moves are kept in the outbox)", READY_WAIT)
+    try:
+        yield
+    finally:
+        # a replay whose broker answered waits for it to take everything
+        publisher.close(timeout=FLUSH_AT_EXIT, wait_for_broker=reached)
+
+
+async def _live(
+    config: Config,
+    announcer: Announcer,
+    args: argparse.Namespace,
+    speaker: Speaker | None,
+    start: Position | None,
+    problems: RecentProblems,
+    explicit: bool,
+) -> int:
+    from host.live import Runtime
+    from host.live_board import LiveBoard
+    from host.status import StatusWriter
+    from host.web.address import choose_token, parse_listen
+
+    listen = parse_listen(config.listen)
+    token = choose_token(listen, config.token) if listen else None
+    resumed = None if args.new or start else resumable_game(config)
+    variant = get_variant(config.variant)
+    board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)
+    status = StatusWriter(
+        config.status_file, board=config.board, layout=board.layout_name, problems=problems
+    )
+    session: Session | None = None
+    try:
+        if board.simulated:  # the pieces stand ready: as the game stands, or set up
+            position = start or (resumed.position if resumed else variant.initial_position())
+            occupied = board.set_up(position.occupied())
+        else:  # the first poll() reads an empty board: resume from a settled one
+            _, occupied = board.settle()
         session = Session(
             config,
             announcer,
-            draw=lambda frame: board.show(squares.frame(frame)),
             resume=not args.new,
-            now=first.time,
-            occupied=squares.occupied(first.occupied),
+            insist_variant=explicit,
+            now=time.monotonic(),
+            occupied=occupied,
+            start=start,
         )
-        board.on_event(lambda event: session.board_event(event.kind))
-        with contextlib.suppress(KeyboardInterrupt):
-            run_board(session, board, squares)
+        if speaker is not None:
+            session.subscribe(_voice_follows_language(speaker))
+        runtime = Runtime(session, board)
+        runtime.subscribe(status.listener(session, board))
+        runtime.every(STATUS_EVERY, lambda: status.update(session, board=board))
+        status.update(session, board=board, force=True)
+        # The club's broker, if set, follows the game on the bus; the publisher stops
+        # once the runtime has (LEDs already dark), waiting briefly for the broker.
+        hand_over = asyncio.get_running_loop().call_soon_threadsafe
+        with _broadcasting(session, config, hand_over=hand_over):
+            if listen is not None:
+                await _serve_page(runtime, listen, token, open_page=args.open)
+            log.info(
+                "ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name
+            )
+            if sys.stdin is not None and sys.stdin.isatty():
+                print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
+            await runtime.run()
+    finally:
+        board.close()
+        if session is not None:
+            status.stopped(session)
     return 0
+
+
+async def _serve_page(
+    runtime: Runtime, listen: Listen, token: str | None, *, open_page: bool
+) -> None:
+    try:
+        from host.web.server import WebServer
+    except ModuleNotFoundError as error:
+        raise UserError(
+            f"the board's page needs {error.name} (pip install draughtsboard); "
+            "or run with --listen off"
+        ) from None
+    from host.web.address import open_browser, page_url, print_address
+
+    server = WebServer(runtime, host=listen.host, port=listen.port, token=token)
+    _, port = await server.start()
+    runtime.add_service(server.stop)
+    url = page_url(listen, port, token)
+    print_address(url, token)
+    if open_page:
+        open_browser(url)
+
+
+def _voice_follows_language(speaker: Speaker) -> Callable[[Update], None]:
+    """Speech changes voice when the page changes the language."""
+
+    def follow(update: Update) -> None:
+        if update.kind == "settings":
+            speaker.voice = VOICES.get(str(update.data["language"]), "en")
+
+    return follow

@@ -99,12 +99,16 @@ def main(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     try:
         board = open_board(args.board, layout)
-    except BoardUnavailable as error:
+    except (BoardUnavailable, ValueError) as error:  # ValueError: board and layout sizes differ
         raise UserError(str(error)) from None
     with board:
-        report = run_selftest(
-            board, sys.stdout, seconds=args.seconds, clock=time.monotonic, sleep=time.sleep
-        )
+        try:
+            report = run_selftest(
+                board, sys.stdout, seconds=args.seconds, clock=time.monotonic, sleep=time.sleep
+            )
+        except KeyboardInterrupt:  # Ctrl-C during the LED checks: the LEDs go dark on exit
+            print("Self-test stopped.", file=sys.stderr)
+            return 130
     return 0 if report.ok else 1
 
 

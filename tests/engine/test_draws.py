@@ -1,4 +1,4 @@
-"""Every win and draw rule of docs/rules.md, per variant."""
+"""Every win and draw rule of docs/rules.md, per variant (Russian: test_russian_draws.py)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ def test_no_progress_draw(variant: str, fen: str, plies: int) -> None:
     outcome = game.outcome()
     assert outcome is not None and outcome.reason == "no-progress"
     assert game.ply == plies
+    game.pop()
+    assert game.outcome() is None and game.draw_counters()["no-progress"] == 1
 
 
 def test_a_man_move_resets_the_no_progress_count() -> None:
@@ -81,48 +83,48 @@ def test_a_man_move_resets_the_no_progress_count() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "fen", "plies"),
+    ("variant", "fen", "plies", "rule"),
     [
         # seed 002 art. 6.3: three kings, two kings and a man, a king and two men v a king
-        ("international", "W:WK47,K48,K49:BK3", 20),
-        ("international", "W:WK47,K48,39:BK3", 20),
-        ("international", "W:WK47,38,39:BK3", 20),
+        ("international", "W:WK47,K48,K49:BK3", 20, "6.3"),
+        ("international", "W:WK47,K48,39:BK3", 20, "6.3"),
+        ("international", "W:WK47,38,39:BK3", 20, "6.3"),
         # art. 6.4: two kings, a king and a man, a king v a king
-        ("international", "W:WK47,K48:BK3", 10),
-        ("international", "W:WK47,39:BK3", 10),
-        ("international", "W:WK47:BK3", 10),
-        # Russian federation: three kings v one, 15 moves; two pieces with a king v one, 5
-        ("russian", "W:WKc1,Ke1,Kg1:BKb8", 30),
-        ("russian", "W:WKc1,Ke1:BKb8", 10),
-        ("russian", "W:WKc1,e3:BKb8", 10),
+        ("international", "W:WK47,K48:BK3", 10, "6.4"),
+        ("international", "W:WK47,39:BK3", 10, "6.4"),
+        ("international", "W:WK47:BK3", 10, "6.4"),
+        ("international", "B:WK47:BK3", 10, "6.4"),
     ],
 )
-def test_endgame_limits(variant: str, fen: str, plies: int) -> None:
+def test_endgame_limits(variant: str, fen: str, plies: int, rule: str) -> None:
     game = game_from(variant, fen)
     assert game.draw_counters()["endgame-limit"] == plies
     quiet_walk(game, plies + 5)
     outcome = game.outcome()
-    assert outcome is not None and outcome.reason == "endgame-limit", game.fen()
+    assert outcome is not None and (outcome.reason, outcome.rule) == ("endgame-limit", rule)
     assert game.ply == plies
+    game.pop()
+    assert game.outcome() is None and game.draw_counters()["endgame-limit"] == 1
 
 
-@pytest.mark.parametrize(
-    ("fen", "plies"),
-    [("W:WKc1,e3:BKb8,f6", 60), ("W:WKc1,c3,e3:BKb8,f6,h6", 120)],
-)
-def test_russian_equal_kings_limits_count_across_man_moves(fen: str, plies: int) -> None:
-    # With men on the board the no-progress rule keeps resetting; the equal-kings
-    # count (30 moves for 4-5 pieces, 60 for 6-7) runs on while material stands.
-    game = game_from("russian", fen)
-    assert game.draw_counters()["endgame-limit"] == plies
-    man_moves = 0
-    while man_moves < 2:
-        move = next(m for m in game.legal_moves()
-                    if not m.is_capture and not game.position.piece_at(m.origin).king)
-        game.push(move)
-        man_moves += 1
-    assert game.draw_counters()["endgame-limit"] == plies - 2
-    assert game.draw_counters()["no-progress"] == 30
+def test_international_limit_runs_on_through_a_promotion_within_its_material() -> None:
+    # A king and two men v king (6.3); a man crowns on ply 1 (two kings and a man v
+    # king, still 6.3): the count goes on from the start, 10 moves each = ply 20.
+    game = game_from("international", "W:WK47,7,39:BK45")
+    game.push_text("7-1")
+    assert game.position.count("W") == (2, 1)
+    assert game.draw_counters()["endgame-limit"] == 19
+    quiet_walk(game, 25)
+    assert game.ply == 20 and game.outcome() is not None
+    assert (game.outcome().reason, game.outcome().rule) == ("endgame-limit", "6.3")
+
+
+def test_international_limit_starts_again_when_a_capture_changes_the_rule() -> None:
+    # Three kings v king (6.3): the lone king takes one (ply 1) and 6.4 starts from 0.
+    game = game_from("international", "B:WK47,K48,K19:BK24")
+    game.push(game.legal_moves()[0])
+    assert game.position.count("W") == (2, 0)
+    assert game.draw_counters()["endgame-limit"] == 10
 
 
 def test_brazilian_applies_no_three_kings_against_one_limit() -> None:

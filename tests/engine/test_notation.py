@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import FenError, IllegalMoveError, Position, get_variant
+from engine import FenError, Game, IllegalMoveError, Position, get_variant
 
 
 def position(variant: str, fen: str | None = None) -> Position:
@@ -43,12 +43,38 @@ def test_full_path_written_only_when_the_short_form_is_ambiguous() -> None:
     assert all(t.count("x") == 1 for t in texts) or ambiguous
 
 
-def test_english_multi_jump_path_is_read() -> None:
+def test_english_multi_jump_is_written_with_every_landing_and_read_in_any_form() -> None:
+    # seed 004: "Uma captura em cadeia lista cada casa de pouso: 10x19x26"
     p = position("english", "W:W26:B22,14,7")
     (move,) = p.legal_moves()
+    assert p.move_text(move) == "26x17x10x3"
     assert p.parse_move("26x17x10x3") == move
-    assert p.parse_move("26x3") == move
-    assert p.move_text(move) == "26x3"
+    assert p.parse_move("26x3") == move  # the short form of other books is still read
+    assert p.parse_move("26x10x3") == move
+    # seed 004's own example: Black's man on 10 takes 15 and 23
+    game = Game.from_fen("B:W15,23:B10", "english")
+    assert [game.move_text(m) for m in game.legal_moves()] == ["10x19x26"]
+    single = Game.from_fen("B:W15:B10", "english")
+    assert [single.move_text(m) for m in single.legal_moves()] == ["10x19"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "written"),
+    [
+        # short form: the variant's books give origin and destination only
+        ("international", "W:W36,38:B31,22,33", "36x18"),  # seed 002 art. 8.2
+        ("brazilian", "W:Wa3,e3:Bb4,d6,f4", "a3xe7"),
+        ("russian", "W:Wa3:Bb4,d6", "a3xe7"),
+        ("pool", "W:W21:B17,10", "21x7"),
+        ("italian", "W:W28:B23,15", "28x12"),
+        ("portuguese", "W:W1:B5,13", "1x17"),
+        ("spanish", "W:W1:B5,13", "1x17"),
+    ],
+)
+def test_short_form_where_the_books_use_it(variant: str, fen: str, written: str) -> None:
+    game = Game.from_fen(fen, variant)
+    assert [game.move_text(m) for m in game.legal_moves()] == [written]
+    assert game.parse(written) == game.legal_moves()[0]
 
 
 @pytest.mark.parametrize(

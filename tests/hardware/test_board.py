@@ -157,3 +157,34 @@ def test_open_board_hands_serial_urls_to_the_serial_backend(monkeypatch):
     with open_board("serial:socket://127.0.0.1:9", layout) as board:
         assert isinstance(board.backend, FakeSerial)
     assert made == [("socket://127.0.0.1:9", layout)]
+
+
+def test_settle_returns_the_first_debounced_board_not_the_empty_first_scan():
+    board, mock, clock = make(agreeing_scans=3, scan_period=0.01)
+    mock.set_occupied({1, 2, 3, 30})
+    assert board.poll().occupied == frozenset()  # why a resume must not start from poll()
+    board2, mock2, clock2 = make(agreeing_scans=3, scan_period=0.01)
+    mock2.set_occupied({1, 2, 3, 30})
+    snapshot = board2.settle()
+    assert snapshot.occupied == {1, 2, 3, 30}
+    assert mock2.scans == 3 and clock2.sleeps == pytest.approx([0.01, 0.01])
+
+
+def test_settle_waits_out_a_bouncing_contact_within_its_timeout():
+    board, mock, clock = make(bounce=5, agreeing_scans=2, scan_period=0.01)
+    mock.set_occupied({9, 10})
+    snapshot = board.settle(timeout=0.5)
+    assert snapshot.occupied == {9, 10} == board.last_raw
+    assert mock.scans > 2  # it kept scanning while the contacts chattered
+
+
+def test_settle_gives_up_after_its_timeout_on_a_chattering_switch():
+    from hardware.mock import Fault
+
+    board, mock, clock = make(agreeing_scans=2, scan_period=0.01)
+    mock.set_occupied({4})
+    mock.inject_fault(7, Fault.CHATTERING)
+    start = clock.now
+    snapshot = board.settle(timeout=0.2)
+    assert 4 in snapshot.occupied
+    assert clock.now - start == pytest.approx(0.2, abs=0.02)

@@ -79,3 +79,12 @@ def test_frames_are_recorded_and_close_is_dark_once():
     board.close()
     board.close()
     assert board.frames == [{3: (255, 0, 0)}, {}]
+
+
+def test_a_long_running_simulator_keeps_only_its_latest_frames():
+    board = MockBoard()
+    board.history = 3
+    for n in range(10):
+        board.draw({1: (n, 0, 0)})
+    assert board.frames == [{1: (7, 0, 0)}, {1: (8, 0, 0)}, {1: (9, 0, 0)}]
+    assert len(board.brightnesses) == 3

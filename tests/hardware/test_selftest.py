@@ -132,3 +132,30 @@ def test_command_line_accepts_a_layout(monkeypatch, capsys):
     args = parse("--board", "mock", "--layout", "standard-10x10", "--seconds", "0")
     assert args.func(args) == 0
     assert "squares 1..50" in capsys.readouterr().out
+
+
+def test_a_pi_that_is_not_set_up_gets_one_sentence_not_a_traceback(monkeypatch):
+    from hardware.base import BoardUnavailable
+
+    def refuse(spec, layout=None, **kwargs):
+        raise BoardUnavailable("SPI is off, so the LEDs on GPIO10 cannot be driven: enable it.")
+
+    monkeypatch.setattr(selftest, "open_board", refuse)
+    args = parse("--board", "gpio")
+    with pytest.raises(UserError, match="^SPI is off, so the LEDs on GPIO10 cannot be driven"):
+        args.func(args)
+
+
+def test_ctrl_c_during_the_led_checks_ends_quietly_with_the_leds_dark(monkeypatch, capsys):
+    mock = MockBoard()
+    board = Board(mock, standard_layout(8))
+    monkeypatch.setattr(selftest, "open_board", lambda spec, layout=None, **kw: board)
+
+    def interrupt(seconds):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("time.sleep", interrupt)
+    args = parse("--board", "sim")
+    assert args.func(args) == 130
+    assert "Self-test stopped." in capsys.readouterr().err
+    assert mock.frames[-1] == {}  # closed: dark

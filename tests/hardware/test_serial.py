@@ -232,3 +232,24 @@ def test_host_never_reports_an_occupancy_the_board_did_not_send(scripted, layout
         assert host.connected
     finally:
         host.close()
+
+
+def test_a_port_this_user_may_not_open_names_the_dialout_group(tmp_path, layout, monkeypatch):
+    # pyserial 3.5 serialposix.py Serial.open(): os.open() fails with EACCES and becomes
+    # SerialException(errno, "could not open port {port}: {OSError}").
+    import errno
+
+    import serial
+
+    port = str(tmp_path / "ttyACM1")
+
+    def refuse(url, **kwargs):
+        denied = PermissionError(errno.EACCES, "Permission denied", port)
+        raise serial.SerialException(denied.errno, f"could not open port {port}: {denied}")
+
+    monkeypatch.setattr(serial, "serial_for_url", refuse)
+    with pytest.raises(BoardUnavailable) as caught:
+        SerialBackend(port, layout)
+    message = str(caught.value)
+    assert "Permission denied" in message and "'dialout' group" in message
+    assert "\n" not in message

@@ -7,7 +7,7 @@ import binascii
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hardware import wire
@@ -218,6 +218,7 @@ def test_decoder_recovers_every_intact_frame_and_nothing_else(stream, chunk_size
     enc = wire.Encoder()
     data = bytearray()
     expected = []
+    cut_tails = []  # (where a truncated frame stops, the bytes it lacks)
     for piece in stream:
         if piece[0] == "garbage":
             data += piece[1]
@@ -225,7 +226,9 @@ def test_decoder_recovers_every_intact_frame_and_nothing_else(stream, chunk_size
         kind, payload = piece[1]
         frame = enc.encode(kind, payload)
         if piece[0] == "truncated":
-            data += frame[: 1 + piece[2] % (len(frame) - 1)]  # at least one byte short
+            cut = 1 + piece[2] % (len(frame) - 1)  # at least one byte short
+            data += frame[:cut]
+            cut_tails.append((len(data), frame[cut:]))
         elif piece[0] == "corrupted":
             bad = bytearray(frame)
             bad[piece[2] % len(bad)] ^= piece[3]
@@ -234,6 +237,10 @@ def test_decoder_recovers_every_intact_frame_and_nothing_else(stream, chunk_size
             copies = 2 if piece[0] == "duplicated" else 1
             data += frame * copies
             expected += [(kind, payload)] * copies
+    # A frame cut short whose missing bytes are exactly the bytes sent next (say its
+    # last CRC byte is 0xA5, the marker the next frame starts with) is, to any
+    # decoder without byte stuffing, that frame whole: no protocol can tell.
+    assume(not any(data[end : end + len(tail)] == tail for end, tail in cut_tails))
     dec = wire.Decoder()
     got = []
     i = n = 0

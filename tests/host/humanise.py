@@ -13,9 +13,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from hands.table import between as diagonal_between
-
 from engine import Game, Move, Position, Variant
+from tests.host.hands.table import between as diagonal_between
 
 
 @dataclass

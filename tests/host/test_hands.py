@@ -27,11 +27,12 @@ from engine import Game, Position, get_variant
 from engine.position import Piece
 from host.announce import Announcer
 from host.cli import main
-from host.config import Config, parse_config
+from host.config import Config, load_config
 from host.errors import UserError
 from host.journal import Journal
 from host.recogniser import GRACE, Recogniser
-from host.session import Session, run_stream
+from host.session import Session
+from host.stream import run_stream
 
 SEEDS = [f"ci-{i}" for i in range(int(os.environ.get("DRAUGHTSBOARD_SOAK", "1")))]
 
@@ -213,20 +214,28 @@ def test_replay_touch_move_flag(tmp_path: Path, capsys: pytest.CaptureFixture[st
         assert len([r for r in records if "move-corrected" in r]) == corrected
 
 
-def test_touch_move_setting_in_config_and_on_run() -> None:
+def test_touch_move_setting_in_config_and_on_run(tmp_path: Path) -> None:
     assert Config().touch_move is False
-    assert parse_config({"touch_move": True}).touch_move is True
+    file = tmp_path / "config.toml"
+    file.write_text("touch_move = true\n")
+    assert load_config(file).touch_move is True
+    file.write_text('touch_move = "yes"\n')
     with pytest.raises(UserError, match="touch_move"):
-        parse_config({"touch_move": "yes"})
+        load_config(file)
     from argparse import ArgumentParser
 
     from host.commands.run import register, settings
 
     parser = ArgumentParser()
     register(parser.add_subparsers())
-    args = parser.parse_args(["run", "--touch-move", "--config", os.devnull])
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    args = parser.parse_args(["run", "--touch-move", "--config", str(empty)])
     assert settings(args).touch_move is True
-    args = parser.parse_args(["run", "--config", os.devnull])
+    args = parser.parse_args(["run", "--config", str(empty)])
+    assert settings(args).touch_move is False
+    file.write_text("touch_move = true\n")
+    args = parser.parse_args(["run", "--no-touch-move", "--config", str(file)])
     assert settings(args).touch_move is False
 
 

@@ -19,8 +19,9 @@ from hardware.layout import load_layout
 from host.announce import Announcer
 from host.config import Config
 from host.journal import Journal
-from host.session import Session, run_stream
+from host.session import Session
 from host.squares import SquareMap
+from host.stream import run_stream
 
 ROOT = Path(__file__).resolve().parents[2]
 

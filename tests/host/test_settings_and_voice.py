@@ -13,6 +13,7 @@ from host.config import DEFAULT_COLOURS, load_config
 from host.errors import UserError
 from host.hints import end_pattern
 from host.speech import Speaker
+from tests.tools import need
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,6 +88,7 @@ def test_announcer_renders_both_languages_and_survives_a_broken_listener() -> No
 
 
 def test_speech_writes_a_wav_with_espeak(tmp_path: Path) -> None:
+    need("espeak-ng")
     speaker = Speaker("pt-BR", wav_dir=tmp_path)
     out = speaker.say("A captura é obrigatória.")
     assert out is not None and out.stat().st_size > 1000

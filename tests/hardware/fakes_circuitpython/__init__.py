@@ -1,7 +1,8 @@
 """Look-alikes for the USB board's tests: the firmware simulator and a scripted board.
 
 `simulator` is firmware/simulator.py (fake CircuitPython modules running the
-real code.py behind a pty), loaded by path because firmware/ is not a package.
+real code.py behind a pty), `fake` its firmware/fake_circuitpython.py and
+`keyscan` firmware/keyscan.py, loaded by path because firmware/ is not a package.
 `ScriptedBoard` is a pty whose device side the test writes by hand, for the
 cases real firmware never produces (garbage, corruption, silence, other
 protocol versions).
@@ -25,18 +26,26 @@ ROOT = Path(__file__).resolve().parents[3]
 FIRMWARE = ROOT / "firmware"
 
 
+def _simulator() -> ModuleType:
+    name = "draughtsboard_firmware_simulator"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, FIRMWARE / "simulator.py")
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+simulator = _simulator()
+fake = simulator.fake  # firmware/fake_circuitpython.py
+
+
 def _load(name: str, path: Path) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """Load a firmware file by path once (firmware/ is not a package)."""
+    return sys.modules[name] if name in sys.modules else simulator._load(name, path)
 
 
-simulator = _load("draughtsboard_firmware_simulator", FIRMWARE / "simulator.py")
+keyscan = _load("draughtsboard_firmware_keyscan", FIRMWARE / "keyscan.py")
 
 
 def wait_until(predicate, timeout: float = 5.0, interval: float = 0.005) -> bool:

@@ -1,0 +1,75 @@
+"""What a board publishes about its game: an immutable snapshot of the session.
+
+Why a snapshot and not the session itself: the publisher works on its own
+thread, so it must never read the live recogniser while the session thread
+changes it. The session thread takes a snapshot (a few microseconds plus one
+`move_text` per move) and hands it over; everything slow happens elsewhere.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from engine import Game, Move, Position
+from host.journal import result_text
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """One moment of one game. `game` identifies the game (its start time).
+
+    Holds the engine's immutable positions and moves (copying two tuples of
+    references is all the session thread pays); texts and FENs are computed
+    on first use, on the publisher's thread.
+    """
+
+    game: str
+    positions: tuple[Position, ...]
+    moves: tuple[Move, ...]
+    result: str | None = None
+    reason: str | None = None
+    ts: float = field(default_factory=time.time)
+
+    @property
+    def variant(self) -> str:
+        return self.positions[0].variant.name
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def start_fen(self) -> str:
+        return self.positions[0].fen()
+
+    @cached_property
+    def fens(self) -> tuple[str, ...]:
+        """The FEN after each move (index 0: after the first move)."""
+        return tuple(position.fen() for position in self.positions[1:])
+
+    @property
+    def fen(self) -> str:
+        return self.positions[-1].fen()
+
+    @cached_property
+    def move_texts(self) -> tuple[str, ...]:
+        """The moves in the variant's notation, each written in the position it was played."""
+        return tuple(p.move_text(m) for p, m in zip(self.positions, self.moves, strict=False))
+
+
+def snapshot_of_game(game: Game, game_id: str, result: str | None = None,
+                     reason: str | None = None) -> GameSnapshot:
+    return GameSnapshot(game_id, tuple(game.positions), tuple(game.moves), result, reason)
+
+
+def snapshot_of(session: object) -> GameSnapshot:
+    """The snapshot of a `host.session.Session` (duck-typed: game, started, recogniser)."""
+    game: Game = session.game  # type: ignore[attr-defined]
+    outcome = session.recogniser.outcome  # type: ignore[attr-defined]
+    result = reason = None
+    if outcome is not None:
+        result = result_text(outcome.winner, game.variant.name)
+        reason = outcome.reason
+    return snapshot_of_game(game, str(session.started), result, reason)  # type: ignore[attr-defined]

@@ -1,0 +1,185 @@
+"""The relay's spectator page (`relay --listen HOST:PORT`), on the standard library.
+
+Why no web framework: it serves one page, one JSON document and one
+Server-Sent Events stream, to a club's worth of spectators; `http.server`
+with a thread per connection does that, and the relay stays one dependency
+(paho) away from a bare Python. What it serves, all read-only:
+
+    /                       the page (host/broadcast/static/)
+    /static/<file>          its script and style sheet
+    /api/round[?round=R]    the round: games in board order (JSON)
+    /api/events             Server-Sent Events: {"kind": "game"|"round", "data": {...}}
+    /<folder>/<file>.pdn    the relay's files (round-3/games.pdn: lidraughts' source URL)
+
+Everything comes from the relay's delayed view, so `--delay` holds for
+spectators too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import re
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from host.errors import UserError
+from host.web import address
+
+STATIC_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+#: a spectator who falls this many updates behind is disconnected (its page reconnects)
+CLIENT_BACKLOG = 500
+HEARTBEAT = 15.0
+_FILE = re.compile(r"^/((?:round-[A-Za-z0-9._-]+)|unpaired)/((?:games|board-[A-Za-z0-9_-]+)\.pdn)$")
+
+
+def parse_listen(text: str) -> tuple[str, int] | None:
+    """The relay's `--listen`, read as the board's page reads its own
+    (`host.web.address.parse_listen`: an IP address or localhost, or `off` for none);
+    `:PORT` is short for every interface."""
+    if text.strip().startswith(":"):
+        text = "0.0.0.0" + text.strip()
+    listen = address.parse_listen(text)
+    return None if listen is None else (listen.host, listen.port)
+
+
+class SpectatorServer:
+    """Serves spectators from a `Relay`; `notify(kind, data)` pushes to every page."""
+
+    def __init__(self, relay: Any, out_dir: Path, host: str, port: int) -> None:
+        self.relay = relay
+        self.out_dir = Path(out_dir)
+        self._clients: set[queue.Queue[bytes | None]] = set()
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(_Handler):
+            spectators = server
+
+        try:
+            self.httpd = ThreadingHTTPServer((host, port), Handler)
+        except OSError as error:
+            raise UserError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="spectators",
+                                        daemon=True)
+
+    def start(self) -> SpectatorServer:
+        self.relay.listeners.append(self.notify)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        with self._lock:
+            for client in self._clients:
+                client.put(None)
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def notify(self, kind: str, data: dict[str, Any]) -> None:
+        message = f"data: {json.dumps({'kind': kind, 'data': data})}\n\n".encode()
+        with self._lock:
+            for client in list(self._clients):
+                try:
+                    client.put_nowait(message)
+                except queue.Full:  # too slow: cut it off, its page reconnects
+                    self._clients.discard(client)
+                    with contextlib.suppress(queue.Empty):
+                        client.get_nowait()
+                    client.put_nowait(None)
+
+    def subscribe(self) -> queue.Queue[bytes | None]:
+        client: queue.Queue[bytes | None] = queue.Queue(maxsize=CLIENT_BACKLOG)
+        with self._lock:
+            self._clients.add(client)
+        return client
+
+    def unsubscribe(self, client: queue.Queue[bytes | None]) -> None:
+        with self._lock:
+            self._clients.discard(client)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    spectators: SpectatorServer
+    server_version = "draughtsboard-relay"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib's name
+        pass  # spectators' requests are not the operator's business
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib's name
+        url = urlsplit(self.path)
+        path = url.path
+        if path in ("/", "/index.html"):
+            self._static("index.html")
+        elif path.startswith("/static/"):
+            self._static(path.removeprefix("/static/"))
+        elif path == "/api/round":
+            name = parse_qs(url.query).get("round", [None])[0]
+            self._send(HTTPStatus.OK, "application/json",
+                       json.dumps(self.spectators.relay.round_summary(name)).encode())
+        elif path == "/api/events":
+            self._events()
+        elif (match := _FILE.match(path)) is not None:
+            self._file(self.spectators.out_dir / match.group(1) / match.group(2))
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", f"{kind}; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _static(self, name: str) -> None:
+        suffix = Path(name).suffix
+        if "/" in name or suffix not in STATIC_TYPES:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+            return
+        try:
+            body = resources.files("host.broadcast").joinpath("static", name).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+            return
+        self._send(HTTPStatus.OK, STATIC_TYPES[suffix], body)
+
+    def _file(self, path: Path) -> None:
+        try:
+            body = path.read_bytes()
+        except OSError:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"no such file yet\n")
+            return
+        self._send(HTTPStatus.OK, "application/x-draughts-pdn", body)
+
+    def _events(self) -> None:
+        client = self.spectators.subscribe()
+        try:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            self.wfile.write(b": connected\n\n")
+            self.wfile.flush()
+            while True:
+                try:
+                    message = client.get(timeout=HEARTBEAT)
+                except queue.Empty:
+                    message = b": keep-alive\n\n"
+                if message is None:
+                    return
+                self.wfile.write(message)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return
+        finally:
+            self.spectators.unsubscribe(client)

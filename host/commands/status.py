@@ -1,0 +1,126 @@
+"""`draughtsboard status`: is the board running, on what, which game, what went wrong.
+
+It asks systemd about the service and reads the status file the running board
+keeps (host/status.py). Which config says where that file is: `--config` if
+given; else the service's (/etc/draughtsboard/config.toml) when the service is
+installed; else yours. Exit status 0 when the board is running, 3 when not
+(as `systemctl status`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from datetime import datetime
+
+from engine import get_variant
+from host.config import load_config, system_config_path
+from host.messages import SIDES, VARIANT_NAMES
+from host.status import StatusWriter
+from host.systemd import UNIT, run_command, service_state
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "status",
+        help="is the board running, on which board, which game, recent problems",
+        description="The service's state and the running board's status file.",
+    )
+    parser.add_argument("--config", help="config file naming the data folder (default: see above)")
+    parser.add_argument("--json", action="store_true", help="print the status file as JSON")
+    parser.set_defaults(func=run)
+
+
+def _alive(pid: object) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: it exists
+    return True
+
+
+def run(args: argparse.Namespace, runner=run_command) -> int:  # noqa: ANN001
+    state = service_state(runner)
+    if args.config is not None:
+        config = load_config(args.config)
+    elif state.installed and system_config_path().is_file():
+        config = load_config(system_config_path())
+    else:
+        config = load_config()
+    data = StatusWriter.read(config.status_file)
+    running = bool(data) and data.get("state") == "running" and _alive(data.get("pid"))
+    if args.json:
+        print(json.dumps({"service": state.__dict__, "status": data, "running": running}))
+        return 0 if running else 3
+    for line in describe(state, data, running, str(config.status_file)):
+        print(line)
+    return 0 if running else 3
+
+
+def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN001
+    """The status as sentences (English: this is for whoever maintains the board)."""
+    lines = []
+    if state.installed:
+        lines.append(f"service: {state.active} ({state.enabled}) - {UNIT}")
+    elif state.enabled == "unknown":
+        lines.append("service: unknown (no systemctl here)")
+    else:
+        lines.append("service: not installed (draughtsboard service install)")
+    if not data:
+        lines.append(f"board: no status file at {where} (the board has not run yet)")
+        return lines
+    if running:
+        lines.append(f"board: running since {data.get('started')} (pid {data.get('pid')})")
+    elif data.get("state") == "running":
+        lines.append(
+            f"board: NOT running: it stopped without saying so (a crash?), "
+            f"last seen {data.get('updated')}"
+        )
+    else:
+        lines.append(f"board: stopped at {data.get('updated')}")
+    lines.append(f"board type: {data.get('board')}, layout {data.get('layout')}")
+    game = data.get("game") or {}
+    if game:
+        name = VARIANT_NAMES["en"].get(game.get("variant", ""), game.get("variant"))
+        try:
+            size = get_variant(game["variant"]).size
+            name = f"{name} ({size}x{size})"
+        except (KeyError, ValueError):
+            pass
+        if game.get("result"):
+            result = "draw" if game["result"] == "draw" else f"{SIDES['en'][game['result']]} won"
+            where_now = f"finished: {result} ({game.get('reason')})"
+        else:
+            where_now = f"{SIDES['en'].get(game.get('turn'), game.get('turn'))} to move"
+        lines.append(f"game: {name}, {game.get('moves')} moves, {where_now}")
+        if game.get("correcting"):
+            lines.append("the board is being put right (the lit squares differ from the game)")
+    if data.get("computer_level"):
+        lines.append(f"computer level: {data['computer_level']}")
+    problems = data.get("problems") or []
+    if problems:
+        lines.append("last problems:")
+        lines += [f"  {p.get('time')} {p.get('level')}: {p.get('message')}" for p in problems[-5:]]
+    else:
+        lines.append("last problems: none")
+    chatter = data.get("chatter") or {}
+    if chatter:
+        detail = ", ".join(f"square {sq} ({n} flickers)" for sq, n in chatter.items())
+        lines.append(
+            f"switches that chatter (last minute): {detail}; check with: draughtsboard selftest"
+        )
+    else:
+        lines.append("switches that chatter: none")
+    updated = data.get("updated")
+    if updated:
+        try:
+            age = (datetime.now() - datetime.fromisoformat(updated)).total_seconds()
+            lines.append(f"status written {age:.0f} s ago to {where}")
+        except ValueError:
+            pass
+    return lines

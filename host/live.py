@@ -1,0 +1,326 @@
+"""The live runtime of `draughtsboard run`: one asyncio loop for everything.
+
+Why one loop: the board's scans, the session's timers, the web page's sockets
+and typed commands all change the same game. Running them as tasks of one
+event loop (never threads) means the session is only ever touched by one
+piece of code at a time, with no locks, and a slow web client can never delay
+a scan.
+
+- The board is scanned every scan period on a fixed grid; each snapshot goes
+  to the session, which also runs its settle timers and blinking then.
+- Typed commands are read from standard input only when it is a terminal; a
+  service (systemd) or a pipe gets no console, and `run` keeps going.
+- SIGTERM and SIGINT stop it cleanly: tasks cancelled, web server closed, LEDs
+  blanked, exit status 0. The journal is written and fsync'd move by move, so
+  nothing is left open.
+- Controls (simulated hands, new game, takeback, resign, draw, hint level,
+  language) come from the web page or the console through `Runtime`, which
+  checks them and says why in one line (`Refused`) when it cannot obey. The
+  board's own commands (a spare piece, host/gestures.py) reach the same
+  `Session` methods from the scans; a variant chosen on the board starts a new
+  game of it here, on the board renumbered for it, as the page's "new game"
+  does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import VARIANTS, FenError, Position, Variant, get_variant
+from host.bus import Listener, Update
+from host.errors import UserError
+from host.live_board import HandsRefused, LiveBoard
+from host.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.pieces import PieceTracker, position_pieces
+from host.session import Session
+from host.state import game_state
+
+log = logging.getLogger(__name__)
+
+#: how long a simulated hand waits for the debouncer to accept its change
+SEEN_TIMEOUT = 1.0
+
+
+class Refused(Exception):
+    """A control that cannot be obeyed now; `status` is the HTTP status that fits."""
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Hands:
+    """One simulated hand action: `lift` or `place` on a square (variant numbering);
+    `piece` says what a placing hand holds ("W", "B", "WK", "BK"), when it knows."""
+
+    action: str
+    square: int
+    piece: str | None = None
+
+
+@dataclass(frozen=True)
+class Control:
+    """A control of the game: new (optionally another variant), takeback, resign, draw,
+    hints (level), language."""
+
+    command: str
+    variant: str | None = None
+    value: str | None = None
+    fen: str | None = None  # a new game from this position
+
+
+class Runtime:
+    """A session on a live board, driven in real time."""
+
+    def __init__(
+        self,
+        session: Session,
+        board: LiveBoard,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.session = session
+        self.board = board
+        self.clock = clock
+        self.tracker = PieceTracker(self._sensed_pieces())
+        self._scanned = asyncio.Condition()
+        self._stopping: asyncio.Event | None = None
+        self._services: list[Callable[[], Awaitable[None]]] = []
+        self._periodic: list[Callable[[], Awaitable[None]]] = []
+        session.draw = self._draw
+        session.subscribe(self._follow)
+        board.on_event(lambda event: session.board_event(event.kind))
+
+    # -- what watchers read ------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        return self.session.subscribe(listener)
+
+    @property
+    def simulated(self) -> bool:
+        return self.board.simulated
+
+    def state(self) -> dict[str, Any]:
+        """The whole state of the game and the board (see `host.state`)."""
+        position = self.session.game.position
+        state = game_state(self.session, self.tracker.pieces(position))
+        state["mode"] = "sim" if self.simulated else "companion"
+        labels = VARIANT_NAMES[self.session.language]
+        state["variants"] = [
+            {
+                "name": name,
+                "label": labels.get(name, name),
+                "size": variant.size,
+                "playable": self.board.can_play(variant) is None,
+            }
+            for name, variant in VARIANTS.items()
+        ]
+        return state
+
+    # -- controls ------------------------------------------------------------------------
+
+    async def hands(self, hands: Hands) -> None:
+        """Do one simulated hand action and return once the board's scans have seen it."""
+        board = self.board
+        try:
+            if hands.action == "lift":
+                board.lift(hands.square)
+            else:
+                if hands.piece is not None:
+                    self.tracker.placing(hands.square, hands.piece)
+                board.place(hands.square)
+        except HandsRefused as error:
+            raise Refused(str(error)) from None
+        truth = board.truth
+        async with self._scanned:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._scanned.wait_for(lambda: self.session.sensed == truth),
+                    SEEN_TIMEOUT,
+                )
+
+    def control(self, control: Control) -> None:
+        """Obey a control at once (they touch only the session and, for a new game on the
+        simulator, the simulated pieces)."""
+        now = self.clock()
+        session = self.session
+        try:
+            if control.command == "new":
+                variant = get_variant(control.variant or session.variant.name)
+                start = None
+                if control.fen is not None:
+                    try:
+                        start = Position.from_fen(control.fen, variant)
+                    except FenError as error:
+                        raise Refused(f"bad fen: {error}", 400) from None
+                self._new_game(now, variant, start)
+            elif control.command == "hints":
+                session.set_hints(now, control.value or "")
+            elif control.command == "language":
+                session.set_language(now, control.value or "")
+            elif control.command in ("takeback", "resign", "draw"):
+                session.command(now, control.command)
+            else:
+                raise Refused(f"unknown command {control.command!r}", 400)
+        except (UserError, HandsRefused) as error:
+            raise Refused(str(error)) from None
+
+    def typed(self, line: str) -> None:
+        """A command typed on the console, in English or Portuguese (`Session.command`);
+        a new game goes through `control`, as the page's does."""
+        text = line.strip()
+        if COMMAND_WORDS.get(text.lower()) == "new":
+            self.control(Control("new"))
+        elif text:
+            self.session.command(self.clock(), text)
+        if self.session.quit:
+            self.stop()
+
+    def stop(self) -> None:
+        if self._stopping is not None:
+            self._stopping.set()
+
+    # -- running -------------------------------------------------------------------------
+
+    def add_service(self, stop: Callable[[], Awaitable[None]]) -> None:
+        """Something started alongside (the web server): `stop` is awaited on the way out."""
+        self._services.append(stop)
+
+    def every(self, seconds: float, action: Callable[[], None]) -> None:
+        """Call `action` every `seconds` while the runtime runs (the status file); call
+        before `run`. An action that fails is reported once and not called again."""
+
+        async def repeat() -> None:
+            while True:
+                await asyncio.sleep(seconds)
+                try:
+                    action()
+                except Exception as error:  # housekeeping must never stop the game
+                    log.warning("a periodic task failed and was stopped: %s", error)
+                    return
+
+        self._periodic.append(repeat)
+
+    async def run(self, *, console: bool | None = None) -> None:
+        """Scan and serve until stopped (SIGTERM, SIGINT, `quit`, or end of typed input).
+        `console`: read typed commands (default: only if stdin is a terminal)."""
+        loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stop)
+        if console is None:
+            console = sys.stdin is not None and sys.stdin.isatty()
+        if console:
+            loop.add_reader(sys.stdin.fileno(), self._read_console)
+        scanning = asyncio.create_task(self._scan_forever())
+        stopping = asyncio.create_task(self._stopping.wait())
+        periodic = [asyncio.create_task(repeat()) for repeat in self._periodic]
+        try:
+            # Scanning only ends by failing (a board that broke): then stop, and say why.
+            await asyncio.wait({scanning, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            failed: BaseException | None = None
+            if scanning.done():
+                failed = None if scanning.cancelled() else scanning.exception()
+            else:
+                scanning.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await scanning
+            for task in periodic:
+                task.cancel()
+            await asyncio.gather(*periodic, return_exceptions=True)
+            if console:
+                loop.remove_reader(sys.stdin.fileno())
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.remove_signal_handler(sig)
+            for stop in reversed(self._services):
+                with contextlib.suppress(Exception):
+                    await stop()
+            self.board.close()
+            log.info("stopped: LEDs off; every move is in the journal")
+        if failed is not None:
+            raise failed
+
+    async def _scan_forever(self) -> None:
+        """Scan on a fixed grid; a late scan restarts the grid instead of bursting."""
+        period = self.board.scan_period
+        deadline = self.clock()
+        while True:
+            self._scan_once()
+            async with self._scanned:
+                self._scanned.notify_all()
+            deadline += period
+            now = self.clock()
+            if now >= deadline:
+                deadline = now
+                await asyncio.sleep(0)
+            else:
+                await asyncio.sleep(deadline - now)
+
+    def _scan_once(self) -> None:
+        now, occupied = self.board.poll()
+        self.session.observe(now, occupied)
+        if self.session.next_variant is not None:
+            self._variant_chosen(now, self.session.next_variant)
+
+    def _variant_chosen(self, now: float, name: str) -> None:
+        """A variant chosen on the board (the start menu): a new game of it, on the board
+        renumbered for it (the spare piece that chose it is ignored until taken off)."""
+        try:
+            self._new_game(now, get_variant(name))
+        except Refused as error:  # the menu offers only this board's size: never expected
+            self.session.next_variant = None
+            log.warning("cannot play %s: %s", name, error)
+
+    def _read_console(self) -> None:
+        line = sys.stdin.readline()
+        if not line:  # end of input typed (Ctrl-D): stop as `quit` would
+            self.stop()
+            return
+        try:
+            self.typed(line)
+        except Refused as error:
+            print(f"cannot: {error}", file=sys.stderr)
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _new_game(self, now: float, variant: Variant, start: Position | None = None) -> None:
+        """A new game: on the simulator, the pieces are set up first (as a person would),
+        then the game starts on a board that already matches it."""
+        board = self.board
+        reason = board.can_play(variant)
+        if reason is not None:
+            raise Refused(reason)
+        board.use(variant)
+        position = start if start is not None else variant.initial_position()
+        if board.simulated:
+            self.tracker.reset(position_pieces(position))
+            occupied = board.set_up(position.occupied())
+        else:  # a real board is never reopened here (same size only): its scans are settled
+            _, occupied = board.poll()
+        self.session.new_game(now, variant, occupied, start)
+
+    def _sensed_pieces(self) -> dict[int, str]:
+        pieces = position_pieces(self.session.game.position)
+        sensed = self.session.sensed
+        return {sq: piece for sq, piece in pieces.items() if sq in sensed}
+
+    def _follow(self, update: Update) -> None:
+        if update.kind == "board":
+            self.tracker.follow(frozenset(update.data["occupied"]), self.session.game.position)
+
+    def _draw(self, frame: dict[int, tuple[int, int, int]]) -> None:
+        self.board.show(frame)
+

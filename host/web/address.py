@@ -1,0 +1,123 @@
+"""Where the page is served, who may control it, and how people find it.
+
+`--listen HOST:PORT` (default 127.0.0.1:8080, `off` for no page). Serving
+only this computer needs no token: nobody else can reach it. Serving the LAN
+is a decision the user makes explicitly with `--listen 0.0.0.0:8080` (or an
+address); then every control needs a token, generated at start-up unless one
+is configured, printed with the page's address and drawn as a QR code on the
+console so a phone can open the page already allowed to play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import os
+import secrets
+import socket
+import sys
+import threading
+import webbrowser
+from dataclasses import dataclass
+from typing import TextIO
+
+from host.errors import UserError
+
+DEFAULT_LISTEN = "127.0.0.1:8080"
+
+
+@dataclass(frozen=True)
+class Listen:
+    host: str
+    port: int
+
+    @property
+    def local_only(self) -> bool:
+        """True when only this computer can connect (loopback addresses, "localhost")."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+
+def parse_listen(text: str) -> Listen | None:
+    """`HOST:PORT`, `[IPv6]:PORT`, or `off` (None: no page)."""
+    text = text.strip()
+    if text.lower() in ("off", "no", "none"):
+        return None
+    host, sep, port_text = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise UserError(
+            f"--listen must be HOST:PORT (for example 127.0.0.1:8080) or off, not {text!r}"
+        )
+    if host != "localhost":
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise UserError(f"--listen: {host!r} is not an IP address (or localhost)") from None
+    return Listen(host, int(port_text))
+
+
+def choose_token(listen: Listen, configured: str | None) -> str | None:
+    """The configured token (checked with the config: `host.config.Token`); a fresh one
+    when serving the LAN without one; else none."""
+    if configured:
+        return configured
+    if listen.local_only:
+        return None
+    return secrets.token_urlsafe(12)
+
+
+def page_url(listen: Listen, port: int, token: str | None) -> str:
+    """The address to open: the machine's LAN address when listening on every interface."""
+    host = listen.host
+    if host in ("0.0.0.0", "::"):
+        host = lan_address() or "localhost"
+    if ":" in host:
+        host = f"[{host}]"
+    url = f"http://{host}:{port}/"
+    return url + (f"?token={token}" if token else "")
+
+
+def lan_address() -> str | None:
+    """This machine's address on the LAN (the route a datagram would take; none is sent)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        address = probe.getsockname()[0]
+        if not address.startswith("127."):
+            return address
+    return None
+
+
+def print_address(url: str, token: str | None, out: TextIO | None = None) -> None:
+    """Tell the console where the page is; with a token, also as a QR code for a phone."""
+    out = out or sys.stdout
+    print(f"The board's page: {url}", file=out, flush=True)
+    if token is None:
+        return
+    print(f"Controls need the token {token} (the address above carries it).", file=out)
+    try:
+        import segno
+    except ModuleNotFoundError:
+        return
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    out.flush()
+
+
+def open_browser(url: str) -> None:
+    """Open the page where a graphical browser can exist; never a text browser in this
+    terminal, never an error (a Pi without a screen simply has none)."""
+    graphical = sys.platform in ("darwin", "win32") or any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if not graphical:
+        return
+
+    def run() -> None:
+        with contextlib.suppress(Exception):
+            webbrowser.open(url, new=2)
+
+    threading.Thread(target=run, daemon=True).start()

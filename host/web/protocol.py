@@ -1,0 +1,128 @@
+"""What the page (or any client) may ask, checked before anything changes.
+
+The same rules serve `POST /api/hands`, `POST /api/control` and the WebSocket,
+so a request is either understood completely or refused with one line saying
+why, and a refused request changes nothing. Bodies are small JSON objects; a
+body over `MAX_BODY` bytes is refused unread.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import VARIANTS
+from host.config import HINT_LEVELS, LANGUAGES
+from host.live import Control, Hands
+from host.pieces import PIECES
+
+#: the largest request body or socket message accepted (a real one is under 200 bytes)
+MAX_BODY = 4096
+COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language")
+#: who may play each side; the computer opponent will add its levels here
+PLAYERS = ("human",)
+
+
+class BadRequest(Exception):
+    """The request is malformed; the message is the one-line reason."""
+
+
+def parse_object(raw: bytes | str) -> dict[str, Any]:
+    """A JSON object from a body or a socket message."""
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"message too large ({len(raw)} bytes; at most {MAX_BODY})")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest("body is not UTF-8 text") from None
+    if not raw.strip():
+        raise BadRequest("empty body: send a JSON object")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"body is not valid JSON ({error.msg} at column {error.colno})") from None
+    except (RecursionError, ValueError):
+        raise BadRequest("body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest(f"expected a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _unknown(data: dict[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed, key=str)
+    if extra:
+        names = ", ".join(sorted(allowed))
+        raise BadRequest(f"unknown field {_short(extra[0])} (allowed: {names})")
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_hands(data: dict[str, Any], squares: int) -> Hands:
+    """`{"lift": SQ}` or `{"place": SQ}` (optionally `"piece"` with a place)."""
+    actions = [key for key in ("lift", "place") if key in data]
+    if len(actions) != 1:
+        raise BadRequest('send exactly one of {"lift": SQUARE} or {"place": SQUARE}')
+    action = actions[0]
+    _unknown(data, {action, "piece"} if action == "place" else {action})
+    square = data[action]
+    if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= squares:
+        raise BadRequest(f"{action}: {_short(square)} is not a square of this board (1..{squares})")
+    piece = data.get("piece")
+    if piece is not None and piece not in PIECES:
+        raise BadRequest(f"piece must be one of {', '.join(PIECES)}, not {_short(piece)}")
+    return Hands(action, square, piece)
+
+
+def parse_control(data: dict[str, Any]) -> Control:
+    """`{"command": "new"|"takeback"|"resign"|"draw", "variant": optional}`, or
+    `{"command": "hints", "hints": LEVEL}`, `{"command": "language", "language": LANG}`."""
+    command = data.get("command")
+    if not isinstance(command, str) or command not in COMMANDS:
+        raise BadRequest(f"command must be one of {', '.join(COMMANDS)}, not {_short(command)}")
+    variant = data.get("variant")  # meaningful for "new" only; tolerated (checked) on all
+    if command == "new":
+        _unknown(data, {"command", "variant", "players", "fen"})
+        if variant is not None:
+            _check_variant(variant)
+        _check_players(data.get("players"))
+        fen = data.get("fen")
+        if fen is not None and (not isinstance(fen, str) or not 0 < len(fen) <= 400):
+            raise BadRequest("fen must be a position in PDN FEN, e.g. \"W:W31,32:B1,2\"")
+        return Control("new", variant=variant.lower() if variant else None, fen=fen)
+    if variant is not None:
+        _check_variant(variant)
+    if command == "hints":
+        _unknown(data, {"command", "hints", "variant"})
+        level = data.get("hints")
+        if level not in HINT_LEVELS:
+            raise BadRequest(f"hints must be one of {', '.join(HINT_LEVELS)}, not {_short(level)}")
+        return Control("hints", value=level)
+    if command == "language":
+        _unknown(data, {"command", "language", "variant"})
+        language = data.get("language")
+        if language not in LANGUAGES:
+            names = ", ".join(LANGUAGES)
+            raise BadRequest(f"language must be one of {names}, not {_short(language)}")
+        return Control("language", value=language)
+    _unknown(data, {"command", "variant"})
+    return Control(command)
+
+
+def _check_variant(variant: object) -> None:
+    if not isinstance(variant, str) or variant.lower() not in VARIANTS:
+        raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}, not {_short(variant)}")
+
+
+def _check_players(players: object) -> None:
+    """`{"W": "human", "B": "human"}`: who plays each side (only people, for now)."""
+    if players is None:
+        return
+    if not isinstance(players, dict) or not set(players) <= {"W", "B"}:
+        raise BadRequest('players must look like {"W": "human", "B": "human"}')
+    for side, who in players.items():
+        if who not in PLAYERS:
+            raise BadRequest(f"players.{side}: {_short(who)} is not available (only: human)")

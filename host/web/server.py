@@ -1,0 +1,348 @@
+"""The board's web page and API, served by aiohttp in the runtime's own event loop.
+
+Routes (docs/web.md has the contract):
+- `GET /` the page; `GET /static/...` its script, style and icon (all in the
+  package: no CDN, nothing fetched from the internet).
+- `GET /api/state` the whole state; `GET /ws` a WebSocket that sends it on
+  connect and after every change, and takes hands and controls.
+- `POST /api/hands`, `POST /api/control`: simulated hands and game controls.
+- `GET /api/pdn` the current game; `GET /api/games[/NAME]` the saved games.
+
+Who may do what: anyone who can reach the page may watch and download. A
+control (hands, new game, takeback...) needs the token when one is set
+(always, when serving the LAN); without a token only this computer may
+control. A request whose `Origin` is another site is refused, so a web page
+elsewhere cannot drive the board through the user's browser.
+
+Every watcher gets its own writer task that sends the latest state when the
+game changed, so a slow phone skips intermediate states instead of holding up
+the board or the other watchers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import ipaddress
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from host.bus import Update
+from host.errors import UserError
+from host.journal import pdn_stem
+from host.live import Refused, Runtime
+from host.web.protocol import MAX_BODY, BadRequest, parse_control, parse_hands, parse_object
+
+STATIC = resources.files("host.web") / "static"
+#: a socket message larger than this is not even read (aiohttp closes with 1009)
+MAX_SOCKET_MESSAGE = 64 * 1024
+SAVED_GAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.pdn$")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def is_loopback(address: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and IPv4-mapped loopback; False for anything unknown."""
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+def control_refusal(
+    *, token: str | None, supplied: str | None, remote: str | None, origin: str | None, host: str
+) -> str | None:
+    """Why a control request is refused, or None if it is allowed (see the module's rules)."""
+    if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        return "requests from another site are refused"
+    if token:
+        if supplied is None or not hmac.compare_digest(supplied.encode(), token.encode()):
+            return "this control needs the token shown when the board was started"
+        return None
+    if not is_loopback(remote):
+        return "controls are only accepted from this computer (start with a token to allow others)"
+    return None
+
+
+def _bearer(header: str | None) -> str | None:
+    if header and header[:7].lower() == "bearer ":
+        return header[7:].strip()
+    return None
+
+
+def _error(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status, headers=SECURITY_HEADERS)
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open socket: whether it may control, and a flag its writer waits on."""
+
+    socket: web.WebSocketResponse
+    control: bool
+    dirty: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class WebServer:
+    """The page and API for one `Runtime`."""
+
+    def __init__(self, runtime: Runtime, *, host: str, port: int, token: str | None) -> None:
+        self.runtime = runtime
+        self.host = host
+        self.port = port
+        self.token = token
+        self.watchers: set[Watcher] = set()
+        self._state_text: str | None = None
+        self._runner: web.AppRunner | None = None
+        self._unsubscribe = runtime.subscribe(self._changed)
+        self.app = self._make_app()
+
+    # -- lifetime ---------------------------------------------------------------------
+
+    async def start(self) -> tuple[str, int]:
+        """Listen; returns the (host, port) actually bound (port 0 picks a free one)."""
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError as error:
+            await self._runner.cleanup()
+            why = os.strerror(error.errno).lower() if error.errno else str(error)
+            raise UserError(
+                f"cannot serve the page on {self.host}:{self.port}: {why} "
+                "(choose another with --listen HOST:PORT, or --listen off)"
+            ) from None
+        bound = self._runner.addresses[0]
+        return str(bound[0]), int(bound[1])
+
+    async def stop(self) -> None:
+        self._unsubscribe()
+        for watcher in list(self.watchers):
+            with contextlib.suppress(Exception):
+                await watcher.socket.close(code=WSCloseCode.GOING_AWAY, message=b"board stopped")
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def _make_app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get("/", self.page)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/api/state", self.get_state)
+        app.router.add_post("/api/hands", self.post_hands)
+        app.router.add_post("/api/control", self.post_control)
+        app.router.add_get("/api/pdn", self.get_pdn)
+        app.router.add_get("/api/games", self.get_games)
+        app.router.add_get("/api/games/{name}", self.get_game)
+        app.router.add_get("/ws", self.socket)
+        return app
+
+    # -- state -------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        state = self.runtime.state()
+        state["watchers"] = len(self.watchers)
+        return state
+
+    def _changed(self, update: Update) -> None:
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        """The state changed (the game, or who watches it): every watcher gets it again."""
+        self._state_text = None
+        for watcher in self.watchers:
+            watcher.dirty.set()
+
+    def _pushed_state(self) -> str:
+        """The state message for every watcher, built once per change."""
+        if self._state_text is None:
+            self._state_text = json.dumps({"type": "state", "state": self.state()})
+        return self._state_text
+
+    # -- pages ---------------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return await self.static(request, "index.html")
+
+    async def static(self, request: web.Request, name: str | None = None) -> web.StreamResponse:
+        name = name or request.match_info["name"]
+        types = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
+                 ".svg": "image/svg+xml"}
+        kind = types.get(Path(name).suffix)
+        entry = STATIC / name
+        if kind is None or "/" in name or not entry.is_file():
+            return _error(404, f"no such file {name!r}")
+        headers = {**SECURITY_HEADERS, "Cache-Control": "no-cache"}
+        return web.Response(body=entry.read_bytes(), content_type=kind, charset="utf-8",
+                            headers=headers)
+
+    async def get_state(self, request: web.Request) -> web.Response:
+        return web.json_response(self.state(), headers=SECURITY_HEADERS)
+
+    async def get_pdn(self, request: web.Request) -> web.Response:
+        session = self.runtime.session
+        try:
+            text = session.pdn()
+        except UserError as error:
+            return _error(404, str(error))
+        return self._pdn_response(text, f"{pdn_stem(session.started, session.variant.name)}.pdn")
+
+    async def get_games(self, request: web.Request) -> web.Response:
+        folder = self.runtime.session.config.games_dir
+        try:
+            files = [p for p in folder.iterdir() if SAVED_GAME.match(p.name) and p.is_file()]
+        except OSError:
+            files = []
+        files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        games = [{"name": p.name, "bytes": p.stat().st_size} for p in files[:100]]
+        return web.json_response({"games": games}, headers=SECURITY_HEADERS)
+
+    async def get_game(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        folder = self.runtime.session.config.games_dir
+        if not SAVED_GAME.match(name):
+            return _error(404, "no such game")
+        try:
+            text = (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return _error(404, "no such game")
+        return self._pdn_response(text, name)
+
+    @staticmethod
+    def _pdn_response(text: str, filename: str) -> web.Response:
+        headers = {**SECURITY_HEADERS,
+                   "Content-Disposition": f'attachment; filename="{filename}"'}
+        return web.Response(text=text, content_type="application/x-portable-draughts-notation",
+                            headers=headers)
+
+    # -- controls ------------------------------------------------------------------------
+
+    def _refusal(self, request: web.Request, supplied: str | None) -> str | None:
+        return control_refusal(
+            token=self.token,
+            supplied=supplied,
+            remote=request.remote,
+            origin=request.headers.get("Origin"),
+            host=request.host,
+        )
+
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(
+                max_size=MAX_BODY, actual_size=request.content_length
+            )
+        return parse_object(await request.read())
+
+    async def post_hands(self, request: web.Request) -> web.Response:
+        return await self._post(request, hands=True)
+
+    async def post_control(self, request: web.Request) -> web.Response:
+        return await self._post(request, hands=False)
+
+    async def _post(self, request: web.Request, *, hands: bool) -> web.Response:
+        refusal = self._refusal(request, _bearer(request.headers.get("Authorization")))
+        if refusal is not None:
+            return _error(403, refusal)
+        try:
+            data = await self._body(request)
+            await self._obey(data, hands=hands)
+        except web.HTTPRequestEntityTooLarge:
+            return _error(413, f"body too large (at most {MAX_BODY} bytes)")
+        except BadRequest as error:
+            return _error(400, str(error))
+        except Refused as error:
+            return _error(error.status, str(error))
+        return web.json_response(self.state(), headers=SECURITY_HEADERS)
+
+    async def _obey(self, data: dict[str, Any], *, hands: bool) -> None:
+        runtime = self.runtime
+        if hands:
+            await runtime.hands(parse_hands(data, runtime.session.variant.num_squares))
+        else:
+            runtime.control(parse_control(data))
+
+    # -- the socket ----------------------------------------------------------------------
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        supplied = request.query.get("token") or _bearer(request.headers.get("Authorization"))
+        may_control = self._refusal(request, supplied) is None
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_SOCKET_MESSAGE)
+        try:
+            await ws.prepare(request)
+        except ConnectionError:
+            # Gone before the handshake was answered. A plain response for aiohttp to
+            # finish (it finds the connection closed and lets it go quietly).
+            return web.Response(status=499)
+        watcher = Watcher(ws, may_control)
+        self.watchers.add(watcher)
+        self._invalidate()  # everyone's watcher count changes
+        writer = asyncio.create_task(self._write(watcher))
+        try:
+            await ws.send_json({"type": "hello", "control": may_control})
+            watcher.dirty.set()
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    await self._answer(watcher, message.data)
+                elif message.type == WSMsgType.BINARY:
+                    await ws.send_json({"type": "error", "error": "send JSON text, not binary"})
+                elif message.type == WSMsgType.ERROR:
+                    break
+        except (ConnectionError, asyncio.CancelledError, RuntimeError):
+            pass
+        finally:
+            self.watchers.discard(watcher)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+            self._invalidate()
+        return ws
+
+    async def _write(self, watcher: Watcher) -> None:
+        """Send the latest state each time the game changed (never a backlog)."""
+        ws = watcher.socket
+        while not ws.closed:
+            await watcher.dirty.wait()
+            watcher.dirty.clear()
+            try:
+                await ws.send_str(self._pushed_state())
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def _answer(self, watcher: Watcher, text: str) -> None:
+        """One message from a page: `{"id", "hands": {...}}` or `{"id", "control": {...}}`."""
+        reply: dict[str, Any] = {"type": "reply", "id": None, "ok": True}
+        try:
+            data = parse_object(text)
+            reply["id"] = data.get("id") if isinstance(data.get("id"), int | str) else None
+            kinds = [key for key in ("hands", "control") if key in data]
+            if len(kinds) != 1 or set(data) - {"id", "hands", "control"}:
+                raise BadRequest('send {"hands": {...}} or {"control": {...}}, optional "id"')
+            body = data[kinds[0]]
+            if not isinstance(body, dict):
+                raise BadRequest(f"{kinds[0]} must be a JSON object")
+            if not watcher.control:
+                raise Refused("watching only: controls need the token shown at start-up", 403)
+            await self._obey(body, hands=kinds[0] == "hands")
+        except (BadRequest, Refused) as error:
+            reply = {"type": "error", "id": reply["id"], "error": str(error)}
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await watcher.socket.send_json(reply)

@@ -1,0 +1,120 @@
+"""Recorded games for a simulated club evening, made from the shared corpus.
+
+Each corpus game (from the initial position, legal throughout) becomes the
+sensor events real hands would produce (`tests/host/humanise.py`), ending with
+the typed command that finishes it like the real game ended: `draw` for a
+draw, `resign` when the loser is the side to move. Used by the broadcast
+tests and by `make bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import Game, Move, Variant, get_variant
+from engine.pdn import read_games
+from engine.pdn_results import meaning
+from host.journal import result_text
+from tests.host.humanise import humanise
+from tests.paths import CORPUS
+
+#: corpus files, the variant their games are replayed in, and whether to take them from
+#: the end. The corpus has no Brazilian file: most of ussr1947's games are also legal
+#: Brazilian games (docs/pdn.md), so its last games stand in for the home variant.
+SOURCES = (("ussr1947.pdn", "brazilian", True), ("wk2003.pdn", "international", False),
+           ("ussr1947.pdn", "russian", False), ("DUTCH96H.pdn", "international", False))
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    variant: Variant
+    moves: tuple[Move, ...]
+    texts: tuple[str, ...]
+    result: str  # what the board will record ("*" if the game cannot be ended on it)
+    events: tuple[str, ...]  # JSON lines for `run --events`
+
+    def write(self, path: Path) -> Path:
+        path.write_text("\n".join(self.events) + "\n", encoding="utf-8")
+        return path
+
+
+def _ending(variant: Variant, game: Game, claimed: str | None) -> tuple[str | None, str]:
+    """The command that ends the game as the file says, and the result the board records."""
+    said = meaning(claimed)
+    if said == "draw":
+        return "draw", result_text(None, variant.name)
+    winner = said if said in ("W", "B") else None
+    if winner is not None and game.position.turn != winner:  # the loser is to move
+        return "resign", result_text(winner, variant.name)
+    return None, "*"
+
+
+def corpus_games(count: int, *, max_plies: int = 300, seed: int = 7) -> list[RecordedGame]:
+    """`count` recorded games, taken in turn from each source (so a club mixes variants),
+    cut at `max_plies`; fewer only if the corpus runs out."""
+    rng = random.Random(seed)
+    feeds = [_source_games(name, get_variant(variant), backwards)
+             for name, variant, backwards in SOURCES]
+    out: list[RecordedGame] = []
+    while feeds and len(out) < count:
+        for feed in list(feeds):
+            item = next(feed, None)
+            if item is None:
+                feeds.remove(feed)
+                continue
+            variant, moves, claimed = item
+            out.append(_record(variant, moves[:max_plies],
+                               claimed if len(moves) <= max_plies else None, rng))
+            if len(out) == count:
+                break
+    return out
+
+
+def _source_games(name: str, variant: Variant, backwards: bool):  # type: ignore[no-untyped-def]
+    """(variant, moves, claimed result) of each usable game of one corpus file."""
+    initial = variant.initial_position().fen()
+    games = list(read_games(CORPUS / name, variant))
+    for pdn in reversed(games) if backwards else games:
+        if (pdn.error is None and pdn.moves and pdn.first_outcome_ply is None
+                and pdn.start.fen() == initial):
+            yield variant, list(pdn.moves), pdn.claimed_result
+
+
+def _record(variant: Variant, moves: list[Move], claimed: str | None,
+            rng: random.Random) -> RecordedGame:
+    game = Game(variant)
+    texts = []
+    for move in moves:
+        texts.append(game.position.move_text(move))
+        game.push(move)
+    command, result = _ending(variant, game, claimed)
+    events, _ = humanise(variant, moves, rng)
+    lines = [json.dumps(e) for e in events]
+    if command is not None:
+        lines.append(json.dumps({"t": int(events[-1]["t"]) + 1500, "command": command}))
+    return RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines))
+
+
+def quiet_events(moves: list[Move] | tuple[Move, ...], t0: int = 500,
+                 gap: int = 1000) -> list[str]:
+    """Clean hands: lift the piece, put it on its destination, lift each captured piece."""
+    lines: list[str] = []
+    t = t0
+    for move in moves:
+        for kind, square in (("lift", move.origin), ("place", move.destination),
+                             *(("lift", c) for c in sorted(move.captures))):
+            lines.append(json.dumps({"t": t, kind: square}))
+            t += 300
+        t += gap
+    return lines
+
+
+def command(t: int, word: str) -> str:
+    return json.dumps({"t": t, "command": word})
+
+
+def last_t(lines: list[str]) -> int:
+    return max(int(json.loads(line)["t"]) for line in lines) if lines else 0

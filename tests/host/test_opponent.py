@@ -1,0 +1,142 @@
+"""The computer opponent off the caller's thread: start, result, cancel, hint, failures.
+
+Both backends run the same tests: the worker process (the default) and the
+thread. The cancel bound (50 ms from `cancel()` until the worker has let go
+of the search) is the issue's; the job itself resolves at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from engine import Game, Position, get_variant
+from host.opponent import ComputerMove, Opponent, OpponentError
+
+BACKENDS = ["process", "thread"]
+CANCEL_BOUND = 0.050
+SHOT = "W:W21,22,23,24,26,27,28,30,31:B1,4,5,7,8,12,14,15"  # Brazilian: c3-d4 wins
+
+
+@pytest.fixture(params=BACKENDS)
+def opponent(request: pytest.FixtureRequest):
+    with Opponent(request.param, seed=1) as player:
+        yield player
+
+
+def brazilian_game(fen: str | None = None) -> Game:
+    variant = get_variant("brazilian")
+    return Game(variant, Position.from_fen(fen, variant) if fen else None)
+
+
+def test_start_returns_at_once_and_the_move_arrives(opponent: Opponent) -> None:
+    game = brazilian_game()
+    delivered: list[ComputerMove] = []
+    arrived = threading.Event()
+
+    def on_result(move: ComputerMove) -> None:
+        delivered.append(move)
+        arrived.set()
+
+    began = time.perf_counter()
+    job = opponent.start(game, 2, on_result=on_result)
+    assert time.perf_counter() - began < 0.5  # it does not search in the caller's thread
+    computer = job.result(timeout=30)
+    assert computer is not None and computer.level == 2
+    assert computer.move in game.legal_moves()
+    assert arrived.wait(5) and delivered == [computer]
+    assert computer.analysis.depth >= 1 and computer.analysis.nodes > 0
+
+
+def test_cancel_takes_effect_within_50_ms(opponent: Opponent) -> None:
+    game = brazilian_game()
+    called: list[ComputerMove] = []
+    for _ in range(3):
+        job = opponent.start(game, 4, on_result=called.append)  # three seconds of thinking
+        assert job.wait_started(30)
+        time.sleep(0.2)
+        assert not job.done()
+        began = time.perf_counter()
+        job.cancel()
+        assert job.result(timeout=0) is None  # resolved at once
+        assert job.wait_stopped(timeout=5)
+        assert time.perf_counter() - began < CANCEL_BOUND
+    time.sleep(0.1)
+    assert called == []  # a cancelled search never calls back
+
+
+def test_a_new_start_cancels_the_search_before_it(opponent: Opponent) -> None:
+    game = brazilian_game()
+    first = opponent.start(game, 4)
+    assert first.wait_started(30)
+    second = opponent.start(game, 1)
+    assert first.result(timeout=0) is None
+    assert second.result(timeout=30) is not None
+
+
+def test_opponent_cancel_stops_the_current_search(opponent: Opponent) -> None:
+    job = opponent.start(brazilian_game(), 4)
+    assert job.wait_started(30)
+    opponent.cancel()
+    assert job.result(timeout=0) is None and job.wait_stopped(5)
+
+
+def test_the_search_works_on_the_game_as_it_was_at_start(opponent: Opponent) -> None:
+    game = brazilian_game()
+    job = opponent.start(game, 2)
+    before = game.position
+    game.push(game.legal_moves()[0])  # the caller's game moves on meanwhile
+    computer = job.result(timeout=30)
+    assert computer is not None and computer.move in before.legal_moves()
+
+
+def test_hint_finds_the_shot_in_its_time(opponent: Opponent) -> None:
+    game = brazilian_game(SHOT)
+    computer = opponent.hint(game, seconds=1.0).result(timeout=30)
+    assert computer is not None and computer.level == 0
+    assert game.position.move_text(computer.move) == "c3-d4"
+    assert computer.analysis.elapsed <= 1.1
+
+
+def test_await_from_asyncio(opponent: Opponent) -> None:
+    async def play() -> ComputerMove | None:
+        return await opponent.start(brazilian_game(), 1)
+
+    computer = asyncio.run(play())
+    assert computer is not None and computer.move in brazilian_game().legal_moves()
+
+
+def test_bad_requests_are_refused_at_once(opponent: Opponent) -> None:
+    with pytest.raises(ValueError):
+        opponent.start(brazilian_game(), 7)
+    with pytest.raises(ValueError):
+        opponent.start(brazilian_game("W:W:B1"), 1)  # White has no piece: the game is over
+
+
+def test_weak_levels_vary_between_games_but_repeat_with_a_seed() -> None:
+    game = brazilian_game()
+    choices = []
+    for seed in (1, 1, 2, 3, 4, 5, 6):
+        with Opponent("thread", seed=seed) as player:
+            computer = player.start(game, 1).result(timeout=30)
+            assert computer is not None
+            choices.append(computer.move)
+    assert choices[0] == choices[1]  # same seed, same choice
+    assert len(set(choices)) > 1  # not always the same opening move
+
+
+def test_a_dead_worker_fails_the_job_instead_of_hanging() -> None:
+    with Opponent("process") as player:
+        job = player.start(brazilian_game(), 4)
+        assert job.wait_started(30)
+        os.kill(player.backend.pid, signal.SIGKILL)  # our own worker process
+        with pytest.raises(OpponentError):
+            job.result(timeout=10)
+        # the next request starts a new worker
+        computer = player.start(brazilian_game(), 1).result(timeout=30)
+        assert computer is not None

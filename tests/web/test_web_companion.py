@@ -1,0 +1,103 @@
+"""Companion mode: a real board (here a board on USB, faked at the socket) behind the page.
+
+The fake speaks the wire protocol (hardware/wire.py, docs/protocol.md) as the
+firmware does: HELLO and a full OCCUPANCY in answer to QUERY, KEEPALIVE back,
+a new OCCUPANCY whenever its switches change; it records every FRAME.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import BoardServer
+
+from engine import get_variant
+from hardware import wire
+
+pytest.importorskip("serial", reason="pyserial is in the dev extra")
+
+
+class FakeUsbBoard:
+    """A 32-square board on a TCP socket (pyserial's socket:// URL)."""
+
+    def __init__(self, pressed: set[int]) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.pressed = set(pressed)  # key numbers 0..31
+        self.frames: list[list[tuple[int, int, int]]] = []
+        self.encoder = wire.Encoder()
+        self.conn: socket.socket | None = None
+        self.lock = threading.Lock()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        self.conn = conn
+        decoder = wire.Decoder()
+        with conn:
+            while True:
+                try:
+                    data = conn.recv(4096)
+                except OSError:
+                    return
+                if not data:
+                    return
+                for message in decoder.feed(data):
+                    if message.kind == wire.QUERY:
+                        self._send(self.encoder.hello(8, 4, 32) + self._occupancy())
+                    elif message.kind == wire.KEEPALIVE:
+                        self._send(self.encoder.keepalive())
+                    elif message.kind == wire.FRAME:
+                        self.frames.append(message.colours)
+
+    def _occupancy(self) -> bytes:
+        return self.encoder.occupancy(32, sorted(self.pressed))
+
+    def _send(self, data: bytes) -> None:
+        with self.lock:
+            if self.conn is not None:
+                self.conn.sendall(data)
+
+    def set_pressed(self, keys: set[int]) -> None:
+        self.pressed = set(keys)
+        self._send(self._occupancy())
+
+
+def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: Path) -> None:
+    variant = get_variant("brazilian")
+    # Standard wiring: key k sits under reading-order square k + 1.
+    keys = {variant.square_to_reading_order(sq) - 1 for sq in variant.initial_position().occupied()}
+    fake = FakeUsbBoard(keys)
+    board = BoardServer(tmp_path / "b", "--board", f"serial:socket://127.0.0.1:{fake.port}",
+                        "--new").start()
+    try:
+        state = board.state()
+        assert state["mode"] == "companion"
+        assert state["occupied"] == sorted(variant.initial_position().occupied())
+        status, answer = board.hands(lift=22)
+        assert status == 409 and "real board" in answer["error"]
+        playable = {v["name"] for v in state["variants"] if v["playable"]}
+        assert "international" not in playable and "portuguese" in playable
+        status, answer = board.control(command="new", variant="international")
+        assert status == 409 and "10x10" in answer["error"]
+        # A hand lifts c3 on the real board: the page sees it and the LEDs light.
+        fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1})
+        state = board.wait_for(lambda s: 22 not in s["occupied"])
+        assert state["leds"] == {"17": "destination", "18": "destination"}
+        deadline = time.monotonic() + 5
+        lit = {variant.square_to_reading_order(sq) for sq in (17, 18)}
+        while time.monotonic() < deadline:
+            if fake.frames and sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == len(lit):
+                break
+            time.sleep(0.05)
+        assert sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == 2  # two LEDs on the board
+        fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1}
+                         | {variant.square_to_reading_order(18) - 1})
+        state = board.wait_for(lambda s: s["moves"] == ["c3-d4"])
+    finally:
+        board.stop()
+    assert fake.frames[-1] and all(c == (0, 0, 0) for c in fake.frames[-1])  # dark on exit
