@@ -1,9 +1,9 @@
 """The update bus: every change in a live game, pushed to whoever listens.
 
 Why a bus and not calls: the session should not know who watches it. The web
-page's sockets, the status file (host/status.py) and the club's MQTT publisher
-(host/broadcast/board.py) listen; a computer opponent would subscribe the same
-way. Each update says *what* changed
+page's sockets, the status file (host/status.py), the club's MQTT publisher
+(host/broadcast/board.py) and the computer opponent (host/computer_player.py)
+listen. Each update says *what* changed
 (`kind`) and carries the facts of the change (`data`, plain JSON-able values);
 a listener that needs the whole picture reads it from the session.
 
@@ -30,8 +30,10 @@ KINDS = (
     "outcome",  # the game ended: {"winner", "reason", "result"}
     "announcement",  # something was said: {"kind", "text", "params"}
     "notice",  # recogniser notices: crown, illegal-board, board-ok, capture-mandatory...
-    "settings",  # hint level or language changed: {"hints", "language"}
+    "settings",  # hint level, language or players changed: {"hints", "language", "players"}
     "device",  # the board itself: {"event": "disconnected" | "reconnected"}
+    "hint-request",  # a player asked for a hint (the board's command menu): {}
+    "computer",  # the computer opponent: {"state": "thinking" | "move" | "hint" | "idle", ...}
     "tags",  # the game's players, event, round (a club's pairings): {"tags": {PDN tag: value}}
 )
 

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from host.errors import UserError
 
@@ -44,8 +45,18 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one line naming the command
+    (`draughtsboard run: argument --variant: invalid choice: ...`) and exit status 2,
+    like every other error, instead of the usage block of the top-level command."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: {text} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="draughtsboard",
         description="A draughts board that knows the rules: play, check games, drive the board.",
     )
@@ -65,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # reported by the sub-command that was given them, not by the top level
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args) or 0)
     except UserError as error:
@@ -78,6 +91,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into `head` and closed early: not an error for the user.
         sys.stderr.close()
         return 0
+
+
+def _command_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The deepest sub-command parser `args` went through (`draughtsboard service install`)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _command_parser(chosen, args)
+    return parser
 
 
 if __name__ == "__main__":

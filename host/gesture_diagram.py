@@ -100,7 +100,7 @@ def render() -> str:
     lit = {sq: o.split(":")[0] for sq, o in options.items()}
     lit[spare] = "command"
     names = {"draw:W": "draw W", "resign:W": "resign W", "draw:B": "draw B",
-             "resign:B": "resign B", "takeback": "back"}  # fmt: skip
+             "resign:B": "resign B", "takeback": "back", "hint": "hint"}  # fmt: skip
     x1 = MARGIN + width_board + GAP
     right = _board(x1, game, lit, {sq: names[o] for sq, o in options.items()}, spare)
 
@@ -122,17 +122,17 @@ def render() -> str:
         "In a game: hold it 2 s on an empty square, then onto a choice 1 s</text>",
         f'<text x="{MARGIN}" y="{legend_y}" font-size="11">{escape(variants)}</text>',
         f'<text x="{MARGIN}" y="{legend_y + 16}" font-size="11">{escape(variants_2)}; '
-        "LEVEL: the computer's level, one up every 2 s held.</text>",
+        "LEVEL: off (two players), then the computer's level 1-4, one up every 2 s.</text>",
         f'<text x="{MARGIN}" y="{legend_y + 34}" font-size="11">White sits at the bottom. '
         "Each player's draw and resign are on their own half; resign blinks (dashed here); "
-        "back = take back the last move.</text>",
+        "back = take back the last move; hint = the best move, lit 6 s.</text>",
         f'<text x="{MARGIN}" y="{legend_y + 52}" font-size="11">A draw is agreed when both '
         "choose draw with no move between. Take the spare piece off to cancel; a move, or "
         "15 s, closes the menu.</text>",
     ]
     swatches = []
-    for i, role in enumerate(("command", "draw", "resign", "takeback", "choice")):
-        x = MARGIN + i * 150
+    for i, role in enumerate(("command", "draw", "resign", "takeback", "hint", "choice")):
+        x = MARGIN + i * 125
         swatches.append(
             f'<rect x="{x}" y="{legend_y + 66}" width="16" height="16" '
             f'fill="{_hex(DEFAULT_COLOURS[role])}" stroke="#555"/>'

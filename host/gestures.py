@@ -17,8 +17,9 @@ nothing missing and one piece too many for two seconds.
   the last one the computer's level. Holding the spare piece on one chooses
   it; on the level square the level goes up by one each further `hold`.
 * **During a game** the hold opens a menu: the board lights, on each player's
-  half, a `draw` square and a blinking `resign` square, and a `takeback`
-  square near the spare piece. Moving the spare piece onto one of them and
+  half, a `draw` square and a blinking `resign` square, a `takeback`
+  square near the spare piece and, next nearest, a `hint` square (the best
+  move, lit for a few seconds: host/computer_player.py). Moving the spare piece onto one of them and
   leaving it `choose` seconds (1 s) carries it out; taking it off the board
   (for `away` seconds), or any other change on the board, closes the menu
   without doing anything, and so does leaving it `menu_timeout` seconds.
@@ -47,8 +48,8 @@ AWAY = 3.0
 MENU_TIMEOUT = 15.0
 #: seconds the chosen option stays lit as confirmation
 CONFIRM = 1.5
-#: the level square's value after the highest level wraps to 0 (two players)
-LEVELS = 6
+#: the level square counts 0 (two players), 1..4 (the computer's levels), then 0 again
+LEVELS = 5
 
 
 class GameState(Protocol):
@@ -63,7 +64,7 @@ class GameState(Protocol):
 @dataclass(frozen=True)
 class GestureEvent:
     """A board command: `menu`, `menu-closed`, `resign` (side), `draw-offer` (side),
-    `draw-accept` (side), `takeback`, `variant` (name), `level` (level)."""
+    `draw-accept` (side), `takeback`, `hint`, `variant` (name), `level` (level)."""
 
     kind: str
     time: float
@@ -341,6 +342,8 @@ class GestureDetector:
                 events.append(GestureEvent("draw-offer", now, {"side": value}))
         elif kind == "takeback":
             events.append(GestureEvent("takeback", now))
+        elif kind == "hint":
+            events.append(GestureEvent("hint", now))
         self._confirm = (Hint({square: role}, frozenset()), now + CONFIRM)
 
     def _next_level(self, now: float, square: int, events: list[GestureEvent]) -> None:
@@ -363,16 +366,12 @@ class GestureDetector:
             mine = sorted((sq for sq in free if self.coords[sq][1] in half), key=order)
             for sq, kind in zip(mine, ("draw", "resign"), strict=False):
                 options[sq] = f"{kind}:{side}"
-        if state.game.moves:
-            fx, fy = self.coords[square]
-            rest = [sq for sq in free if sq not in options]
-            if rest:
-                near = min(
-                    rest,
-                    key=lambda sq: (
-                        max(abs(self.coords[sq][0] - fx), abs(self.coords[sq][1] - fy)),
-                        sq,
-                    ),
-                )
-                options[near] = "takeback"
+        fx, fy = self.coords[square]
+        rest = sorted(
+            (sq for sq in free if sq not in options),
+            key=lambda sq: (max(abs(self.coords[sq][0] - fx), abs(self.coords[sq][1] - fy)), sq),
+        )
+        near = ["takeback", "hint"] if state.game.moves else ["hint"]
+        for sq, kind in zip(rest, near, strict=False):
+            options[sq] = kind
         return dict(sorted(options.items()))

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from engine import Move, Outcome, Position
 from engine.position import Piece
-from host.hints import Hint, HintBuilder, end_pattern
+from host.hints import Hint, HintBuilder, add_move, end_pattern
 from host.piece_identity import PieceTracker
 from host.turn_boards import Progress, Reading, TurnBoards
 
@@ -30,13 +30,17 @@ def idle_hint(
     last_move: Move | None,
     lingering: Iterable[int],
     check: Iterable[int] = (),
+    allowed: Iterable[Move] = (),
 ) -> Hint:
-    """Nothing happening: the pieces that must capture, the man to crown, the last
-    move, captured pieces still to take off, squares whose colours to check."""
+    """Nothing happening: the pieces that must capture, the move to make when only
+    some are allowed (the computer's), the man to crown, the last move, captured
+    pieces still to take off, squares whose colours to check."""
     build = HintBuilder()
     build.add("wrong", check, blink=True)
     build.add("remove", lingering)
     build.add("must-capture", turn.must_capture)
+    for move in allowed:
+        add_move(build, move)
     if crown is not None:
         build.add("crown", [crown])
     if last_move is not None:

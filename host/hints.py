@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from engine import Move
 from hardware.base import Colour
 
 # Highest first: when two roles claim a square, the earlier one wins.
@@ -23,6 +24,7 @@ PRECEDENCE = (
     "remove",
     "landing",
     "destination",
+    "move-from",
     "must-capture",
     "last-move",
 )
@@ -62,6 +64,21 @@ class HintBuilder:
 
     def build(self) -> Hint:
         return Hint(dict(sorted(self._roles.items())), frozenset(self._blink))
+
+
+def add_move(build: HintBuilder, move: Move) -> HintBuilder:
+    """Light one whole move, as the computer's move or a hint is shown: the piece to move
+    (`move-from`), each landing of a capture on the way (`landing`), where it ends
+    (`destination`) and the pieces it takes (`remove`)."""
+    build.add("move-from", [move.origin])
+    build.add("landing", move.path[:-1])
+    build.add("destination", [move.destination])
+    return build.add("remove", move.captures)
+
+
+def move_hint(move: Move) -> Hint:
+    """A frame showing only `move` (see `add_move`)."""
+    return add_move(HintBuilder(), move).build()
 
 
 def filter_level(hint: Hint, level: str, capture_turn: bool) -> Hint:

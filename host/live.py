@@ -36,10 +36,13 @@ from typing import Any
 
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from host.bus import Listener, Update
+from host.computer_player import ComputerPlayer
 from host.errors import UserError
 from host.live_board import HandsRefused, LiveBoard
 from host.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.opponent import Opponent
 from host.pieces import PieceTracker, position_pieces
+from host.players import PlayerError, parse_player
 from host.session import Session
 from host.state import game_state
 
@@ -76,6 +79,7 @@ class Control:
     variant: str | None = None
     value: str | None = None
     fen: str | None = None  # a new game from this position
+    players: dict[str, str] | None = None  # a new game's players (host/players.py)
 
 
 class Runtime:
@@ -87,7 +91,10 @@ class Runtime:
         board: LiveBoard,
         *,
         clock: Callable[[], float] = time.monotonic,
+        opponent: Callable[[], Opponent] | None = Opponent,
     ) -> None:
+        """`opponent`: how to start the computer's search worker (None: no computer, the
+        players setting is then refused)."""
         self.session = session
         self.board = board
         self.clock = clock
@@ -96,6 +103,9 @@ class Runtime:
         self._stopping: asyncio.Event | None = None
         self._services: list[Callable[[], Awaitable[None]]] = []
         self._periodic: list[Callable[[], Awaitable[None]]] = []
+        self._make_opponent = opponent
+        #: the computer opponent, while `run` runs (it needs the loop)
+        self.computer: ComputerPlayer | None = None
         session.draw = self._draw
         session.subscribe(self._follow)
         board.on_event(lambda event: session.board_event(event.kind))
@@ -114,6 +124,8 @@ class Runtime:
         position = self.session.game.position
         state = game_state(self.session, self.tracker.pieces(position))
         state["mode"] = "sim" if self.simulated else "companion"
+        state["players"] = dict(self.session.players)
+        state["computer"] = self.computer.state() if self.computer is not None else None
         labels = VARIANT_NAMES[self.session.language]
         state["variants"] = [
             {
@@ -162,7 +174,11 @@ class Runtime:
                         start = Position.from_fen(control.fen, variant)
                     except FenError as error:
                         raise Refused(f"bad fen: {error}", 400) from None
-                self._new_game(now, variant, start)
+                self._new_game(now, variant, start, control.players)
+            elif control.command == "hint":
+                if self.computer is None:
+                    raise Refused("there is no computer opponent here")
+                self.computer.request_hint()
             elif control.command == "hints":
                 session.set_hints(now, control.value or "")
             elif control.command == "language":
@@ -222,6 +238,10 @@ class Runtime:
             console = sys.stdin is not None and sys.stdin.isatty()
         if console:
             loop.add_reader(sys.stdin.fileno(), self._read_console)
+        if self._make_opponent is not None:
+            self.computer = ComputerPlayer(self.session, self._make_opponent,
+                                           post=loop.call_soon_threadsafe, clock=self.clock)
+            self.computer.start()
         scanning = asyncio.create_task(self._scan_forever())
         stopping = asyncio.create_task(self._stopping.wait())
         periodic = [asyncio.create_task(repeat()) for repeat in self._periodic]
@@ -248,6 +268,9 @@ class Runtime:
             for stop in reversed(self._services):
                 with contextlib.suppress(Exception):
                     await stop()
+            if self.computer is not None:
+                self.computer.close()
+                self.computer = None
             self.board.close()
             log.info("stopped: LEDs off; every move is in the journal")
         if failed is not None:
@@ -296,13 +319,17 @@ class Runtime:
 
     # -- inside ----------------------------------------------------------------------------
 
-    def _new_game(self, now: float, variant: Variant, start: Position | None = None) -> None:
+    def _new_game(self, now: float, variant: Variant, start: Position | None = None,
+                  players: dict[str, str] | None = None) -> None:
         """A new game: on the simulator, the pieces are set up first (as a person would),
-        then the game starts on a board that already matches it."""
+        then the game starts on a board that already matches it; `players` for it."""
         board = self.board
         reason = board.can_play(variant)
         if reason is not None:
             raise Refused(reason)
+        if players is not None:
+            chosen = self._players(players)
+            self.session.set_players(now, chosen, tell=False)  # said with the new game
         board.use(variant)
         position = start if start is not None else variant.initial_position()
         if board.simulated:
@@ -311,6 +338,16 @@ class Runtime:
         else:  # a real board is never reopened here (same size only): its scans are settled
             _, occupied = board.poll()
         self.session.new_game(now, variant, occupied, start)
+
+    def _players(self, players: dict[str, str]) -> dict[str, str]:
+        chosen = dict(self.session.players)
+        try:
+            chosen.update({side: parse_player(who) for side, who in players.items()})
+        except PlayerError as error:
+            raise Refused(str(error), 400) from None
+        if self._make_opponent is None and any(who != "human" for who in chosen.values()):
+            raise Refused("there is no computer opponent here")
+        return chosen
 
     def _sensed_pieces(self) -> dict[int, str]:
         pieces = position_pieces(self.session.game.position)

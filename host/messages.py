@@ -37,6 +37,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "level": "Computador no nível {level}.",
         "level-off": "Dois jogadores, sem computador.",
         "variant-chosen": "Variante escolhida: {variant}.",
+        "computer-move": "O computador joga {move} pelas {side}. Faça o lance aceso.",
+        "computer-move-again": "Esse não é o lance do computador. Volte a posição e jogue {move}.",
+        "hint": "Dica: {move}.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -68,6 +71,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "level": "Computer at level {level}.",
         "level-off": "Two players, no computer.",
         "variant-chosen": "Variant chosen: {variant}.",
+        "computer-move": "The computer plays {move} for {side}. Carry out the lit move.",
+        "computer-move-again": "That is not the computer's move. Put the position back and "
+        "play {move}.",
+        "hint": "Hint: {move}.",
     },
 }
 

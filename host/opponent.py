@@ -211,6 +211,9 @@ class _ProcessBackend:
         self._from_child = os.fdopen(from_child_read, "rb")
         self._jobs: dict[int, SearchJob] = {}
         self._lock = threading.Lock()
+        # set by the reader when the worker's replies end: from then on the worker is
+        # lost even if the kernel has not reaped it yet (poll() would still say alive)
+        self._lost = threading.Event()
         self._reader = threading.Thread(target=self._read, name="opponent-replies", daemon=True)
         self._reader.start()
 
@@ -219,10 +222,14 @@ class _ProcessBackend:
         return self._process.pid
 
     def alive(self) -> bool:
-        return self._process.poll() is None
+        return not self._lost.is_set() and self._process.poll() is None
 
     def submit(self, job: SearchJob, request: Request) -> None:
         with self._lock:
+            if self._lost.is_set():  # no reader left to answer it: fail it now, never hang
+                job._fail("the search process stopped")
+                job._released.set()
+                return
             self._jobs[job.id] = job
             try:
                 send_message(self._to_child, request)
@@ -255,6 +262,7 @@ class _ProcessBackend:
             if job is not None:
                 _deliver(job, reply)
         with self._lock:  # the worker died: nothing pending will ever be answered
+            self._lost.set()
             pending, self._jobs = list(self._jobs.values()), {}
         for job in pending:
             job._fail("the search process stopped")

@@ -102,6 +102,8 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._block: frozenset[int] | None = None
         self._alerted = False
         self._last_move: Move | None = None
+        #: the only moves accepted this turn (None: every legal move); see `allow_only`
+        self.allowed: tuple[Move, ...] | None = None
         self._reopened: Reopened | None = None
         self.sensed: frozenset[int] = frozenset()
         self.since = start
@@ -210,6 +212,24 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._evaluate(now, [])
         return events
 
+    def allow_only(self, now: float, moves: list[Move] | None) -> list[Event]:
+        """Accept only `moves` this turn (the hook for host/computer_player.py).
+
+        The computer's move is carried out by a person: while the computer thinks
+        nothing is accepted (`[]`), then only its move (`[move]`); another legal move
+        reads as a wrong board and is guided back, and the idle frame lights the
+        allowed move (always, whatever the hint level: it is an instruction, not
+        help). `None` lifts the restriction; a new turn (a move, a takeback, a new
+        game) lifts it too, so a restriction can never outlive its position. The
+        last move stays open meanwhile: a piece that goes on is still read again."""
+        self.allowed = None if moves is None else tuple(moves)
+        reopened = self._reopened
+        self._new_turn(keep_allowed=True)
+        self._reopened = reopened
+        events: list[Event] = []
+        self._evaluate(now, events)
+        return events
+
     def set_hint_level(self, now: float, level: str) -> list[Event]:
         """Show more or less help from now on; the current frame is redrawn at once."""
         self.hint_level = level
@@ -229,7 +249,11 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self, turn: TurnBoards | None = None) -> None:
+    def _new_turn(self, turn: TurnBoards | None = None, *, keep_allowed: bool = False) -> None:
+        """Start reading a turn of the game's position (`turn`: its boards, if already
+        made); the restriction of `allow_only` is lifted unless `keep_allowed`."""
+        if not keep_allowed:
+            self.allowed = None
         previous = None
         if self.game.moves:
             positions = getattr(self.game, "positions", None)
@@ -239,8 +263,8 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                 last = self.game.pop()
                 previous = self.game.position.occupied()
                 self.game.push(last)
-        if turn is None or turn.position != self.game.position:
-            turn = TurnBoards(self.game.position, previous)
+        if turn is None or turn.position != self.game.position or self.allowed is not None:
+            turn = TurnBoards(self.game.position, previous, self._accepted())
         else:
             turn.previous = previous
         self.turn = turn
@@ -265,6 +289,13 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         if hasattr(self, "tracker"):
             self.tracker.reset(self._known_pieces(), self.sensed)
             self.tracker.turn(self.game.position.turn, turn.capturable)
+
+    def _accepted(self) -> list[Move] | None:
+        """The legal moves among `allowed` (None: all of them)."""
+        if self.allowed is None:
+            return None
+        allowed = set(self.allowed)
+        return [m for m in self.game.position.legal_moves() if m in allowed]
 
     def _known_pieces(self) -> dict[int, Piece]:
         """The game's pieces and the forgotten captured ones still on the board."""

@@ -103,7 +103,8 @@ class Lights:
 
     def _show(self, hint: Hint) -> None:
         capture_turn = bool(self.turn.must_capture)
-        self.hint = filter_level(hint, self.hint_level, capture_turn)
+        level = "full" if self.allowed else self.hint_level  # an allowed move is an order
+        self.hint = filter_level(hint, level, capture_turn)
         if len(self._frames) >= FRAMES_KEPT:  # a caller that never drains loses none
             del self._frames[0]  # of `self.hint`; the log only serves replay
         self._frames.append(self.hint)
@@ -117,6 +118,7 @@ class Lights:
             last_move=self._last_move,
             lingering=self.lingering,
             check=self.check,
+            allowed=self.allowed or (),
         )
 
     def _correction_hint(self) -> Hint:

@@ -7,7 +7,8 @@ spare piece (host/gestures.py) are read from the same snapshots and carried
 out by the same methods as typed commands and the page's controls. Every
 change is also published on the session's update bus (`subscribe`), which the
 web page, the status file and the club's MQTT publisher (host/broadcast) listen
-to (later a computer opponent).
+to, and so does the computer opponent (host/computer_player.py), which plays
+through `allow_only`, `players` and `overlay`.
 
 The session reads no clock and does no I/O of its own beyond the journal: the
 live runtime (`host.live`) feeds it snapshots and commands on the real clock,
@@ -33,6 +34,7 @@ from host.gestures import GestureDetector, GestureEvent
 from host.hints import Hint, colour_frame
 from host.journal import Journal, JournalGame, result_text
 from host.messages import COMMAND_WORDS
+from host.players import computer_levels, pdn_tags, with_level
 from host.recogniser import Event, Recogniser
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
@@ -78,6 +80,10 @@ class Session:
         self.draw = draw
         self.quit = False
         self.hint_level = config.hints
+        #: who plays each side ("human", "computer", "computer:N"; host/players.py)
+        self.players = {"W": config.white, "B": config.black}
+        #: a frame shown over the game's (the computer's hint); set by host/computer_player.py
+        self.overlay: Callable[[float], Hint | None] | None = None
         self.bus = UpdateBus()
         self._frame_key: tuple[object, ...] | None = None
         self._leds_key: tuple[object, ...] | None = None
@@ -153,6 +159,8 @@ class Session:
     def hint(self) -> Hint:
         """What the LEDs show: a board command's menu over the game, else the game's hint."""
         overlay = self.gestures.hint if self.gestures is not None else None
+        if overlay is None and self.overlay is not None:
+            overlay = self.overlay(self._clock)
         return overlay if overlay is not None else self.recogniser.hint
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -177,7 +185,7 @@ class Session:
         record = self.journal.read()
         if record is None:
             raise UserError("there is no game in the journal")
-        return pdn_text(record, record.result or "*", self.game_tags)
+        return pdn_text(record, record.result or "*", self.tags())
 
     # -- input -----------------------------------------------------------------
 
@@ -246,6 +254,26 @@ class Session:
         self.hint_level = level
         self._handle(self.recogniser.set_hint_level(now, level))
         self._publish_settings(now)
+        self._redraw(now)
+
+    def set_players(self, now: float, players: dict[str, str], *, tell: bool = True) -> None:
+        """Who plays each side from now on (checked words, host/players.py); `tell=False`
+        when a new game follows at once and tells the watchers itself."""
+        if players != self.players:
+            self.players = dict(players)
+            if self.gestures is not None:  # the level square counts on from here
+                self.gestures.level = self.computer_level()
+            if tell:
+                self._publish_settings(now)
+
+    def allow_only(self, now: float, moves: list[Move] | None) -> None:
+        """Accept only `moves` this turn (`Recogniser.allow_only`): the computer's."""
+        self._handle(self.recogniser.allow_only(now, moves))
+        self._redraw(now)
+
+    def redraw(self, now: float) -> None:
+        """Light the LEDs again (an overlay appeared or went)."""
+        self._clock = now
         self._redraw(now)
 
     def set_language(self, now: float, language: str) -> None:
@@ -354,7 +382,10 @@ class Session:
         )
 
     def _publish_settings(self, now: float) -> None:
-        self.bus.publish("settings", now, hints=self.hint_level, language=self.language)
+        self.bus.publish(
+            "settings", now, hints=self.hint_level, language=self.language,
+            players=dict(self.players),
+        )
 
     def _name(self, square: int) -> str:
         if getattr(self.variant, "notation", "numeric") == "algebraic":
@@ -374,7 +405,11 @@ class Session:
         record = self.journal.read()
         if record is None:
             return None
-        return save_game(record, result, self.config.games_dir, self.game_tags)
+        return save_game(record, result, self.config.games_dir, self.tags())
+
+    def tags(self) -> dict[str, str]:
+        """The saved game's extra PDN tags: the computer's sides, then a club's pairings."""
+        return {**pdn_tags(self.players, self.config.computer_level), **self.game_tags}
 
     def _new_game(self) -> None:
         record = self.journal.read()
@@ -393,11 +428,15 @@ class Session:
         if not self.config.gestures:
             return None
         detector = GestureDetector(
-            variant, hold=self.config.gesture_hold, level=self.config.computer_level
+            variant, hold=self.config.gesture_hold, level=self.computer_level()
         )
         if spare is not None:
             detector.ignore_until_lifted(spare)
         return detector
+
+    def computer_level(self) -> int:
+        """The computer's level (the highest, if it plays both sides), 0 if it plays none."""
+        return max(computer_levels(self.players, self.config.computer_level).values(), default=0)
 
     def _spare_in_hand(self, occupied: frozenset[int] | None, fresh: Recogniser) -> int | None:
         """The spare piece that carried out a board command, if it still stands alone on
@@ -433,8 +472,10 @@ class Session:
         elif event.kind == "takeback":
             self.command(now, "takeback")
         elif event.kind == "level":
-            self.config = self.config.with_overrides(computer_level=d["level"])
+            self.set_players(now, with_level(self.players, d["level"]))
             self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
+        elif event.kind == "hint":
+            self.bus.publish("hint-request", now)
         elif event.kind == "variant":
             self.announcer.announce("variant-chosen", variant=d["variant"])
             if d["variant"] != self.variant.name:

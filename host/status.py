@@ -10,7 +10,7 @@ file and the SD card is not worn by a write per scan. What it holds:
      "started": "...", "board": "gpio", "layout": "standard-8x8",
      "game": {"variant": "brazilian", "started": "...", "moves": 12, "turn": "W",
               "fen": "...", "result": null, "reason": null, "correcting": false},
-     "computer_level": 0,
+     "players": {"W": "human", "B": "computer:3"},
      "problems": [{"time": "...", "level": "warning", "message": "..."}],
      "chatter": {"12": 340}}
 
@@ -96,7 +96,7 @@ class StatusWriter:
                 # a live board knows its layout (the simulator's follows the variant's size)
                 "layout": getattr(board, "layout_name", None) or self.layout,
                 "game": game,
-                "computer_level": getattr(session.config, "computer_level", 0),
+                "players": dict(getattr(session, "players", {})),
                 "problems": self._problems(),
                 "chatter": {str(sq): n for sq, n in sorted(chatter.items())},
             }

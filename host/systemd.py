@@ -159,6 +159,11 @@ class System:
     def config_path(self) -> Path:
         return self.path(CONFIG)
 
+    def runs_systemd(self) -> bool:
+        """Whether systemd is this system's init, as sd_booted(3) tells: /run/systemd/system
+        exists (not in a container or chroot without it, nor under another init)."""
+        return self.path(Path("run/systemd/system")).is_dir()
+
     def groups(self) -> set[str]:
         """The group names in root's /etc/group."""
         try:

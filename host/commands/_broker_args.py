@@ -18,10 +18,14 @@ if TYPE_CHECKING:
 
 def add_broker_arguments(parser: argparse.ArgumentParser, user: str) -> None:
     """The broker flags (`user`: the login used when only a password file is given)."""
-    parser.add_argument("--broker", help="mqtt://host:1883 or mqtts://host:8883")
-    parser.add_argument("--username", help=f"broker user (default with a password: {user})")
-    parser.add_argument("--password-file", help="file holding the broker password")
-    parser.add_argument("--ca-file", help="CA certificate for mqtts://")
+    parser.add_argument("--broker", metavar="URL", help="mqtt://host:1883 or mqtts://host:8883")
+    parser.add_argument(
+        "--username", metavar="USER", help=f"broker user (default with a password: {user})"
+    )
+    parser.add_argument(
+        "--password-file", metavar="FILE", help="file holding the broker password"
+    )
+    parser.add_argument("--ca-file", metavar="FILE", help="CA certificate for mqtts://")
 
 
 def settings_from_arguments(args: argparse.Namespace, user: str) -> BrokerSettings:

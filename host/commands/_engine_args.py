@@ -17,7 +17,8 @@ def add_variant_argument(parser: argparse.ArgumentParser, required: bool = False
         "--variant",
         default=None if required else "brazilian",
         required=required,
-        help=f"rules to play by: {', '.join(VARIANTS)} (default: brazilian)",
+        help=f"rules to play by: {', '.join(VARIANTS)}"
+        + ("" if required else " (default: brazilian)"),
     )
 
 

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--boards", type=int, metavar="N", help="boards b1 .. bN")
     which.add_argument("--board-ids", metavar="ID,ID,...", help="the boards' ids")
-    parser.add_argument("--out", required=True, help="folder to write into")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     parser.add_argument("--host", default="broker.local",
                         help="the broker's address as boards reach it (for boards/<id>/)")
     parser.add_argument("--port", type=int, default=1883, help="MQTT port (default 1883)")
@@ -30,9 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--websockets", type=int, metavar="PORT",
                         help="also listen for spectators' browsers (MQTT over WebSockets)")
     parser.add_argument("--tls-port", type=int, metavar="PORT", help="mqtts listener (e.g. 8883)")
-    parser.add_argument("--certfile", help="the broker's certificate (with --tls-port)")
-    parser.add_argument("--keyfile", help="the broker's private key (with --tls-port)")
-    parser.add_argument("--data-dir", help="where mosquitto keeps retained messages "
+    parser.add_argument("--certfile", metavar="FILE",
+                        help="the broker's certificate (with --tls-port)")
+    parser.add_argument("--keyfile", metavar="FILE",
+                        help="the broker's private key (with --tls-port)")
+    parser.add_argument("--data-dir", metavar="DIR", help="where mosquitto keeps retained messages "
                         "(default: OUT/data)")
     parser.add_argument("--user", help="account mosquitto runs as when started as root "
                         "(default: mosquitto's own, 'mosquitto')")

@@ -16,6 +16,7 @@ from pathlib import Path
 from host.config import (
     SETTINGS,
     Config,
+    add_config_argument,
     check_files,
     config_files,
     default_config_path,
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--check", nargs="?", const="", metavar="FILE", help="check FILE (default: every file read)"
     )
-    parser.add_argument("--config", help="read this file instead of the user's")
+    add_config_argument(parser)
     parser.set_defaults(func=run)
 
 

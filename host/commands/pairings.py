@@ -20,9 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Read a round's pairings and publish each board's assignment (retained), "
         "so boards and the relay carry the players' names and the board order.",
     )
-    parser.add_argument("file", help="CSV: board number, board id, white, black")
+    parser.add_argument(
+        "file", metavar="FILE.csv", help="CSV: board number, board id, white, black"
+    )
     add_broker_arguments(parser, "organiser")
-    parser.add_argument("--round", dest="round_name", help="round name or number")
+    parser.add_argument("--round", dest="round_name", metavar="ROUND", help="round name or number")
     parser.add_argument("--event", help="event name")
     parser.add_argument("--dry-run", action="store_true",
                         help="check the file and print what would be published")

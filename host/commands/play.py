@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from host.commands._engine_args import position_from, variant_from
-from host.config import load_config
+from host.config import add_config_argument, load_config
 from host.terminal_game import TerminalGame
 
 
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--fen", help="start from this position (PDN FEN)")
     parser.add_argument("--language", "--lang", choices=("pt-BR", "en"),
                         help="language of the messages (default from the config: pt-BR)")
-    parser.add_argument("--config", help="config file (default: ~/.config/draughtsboard/...)")
+    add_config_argument(parser)
     parser.set_defaults(func=run)
 
 

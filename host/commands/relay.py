@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(fixed board order) and one file per game. With --listen, serve a spectator page.",
     )
     add_broker_arguments(parser, "relay")
-    parser.add_argument("--out", required=True, help="folder for the round files")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder for the round files")
     parser.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                         help="show games this many seconds late (anti-cheating)")
     parser.add_argument("--listen", metavar="HOST:PORT", help="serve the spectator page here")

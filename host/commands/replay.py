@@ -13,7 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from engine import FenError
-from host.commands._engine_args import variant_from
+from host.commands._engine_args import add_variant_argument, variant_from
 from host.errors import UserError
 from host.replay import replay
 
@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Replay lift/place/occupied events through the move recogniser "
         "on a simulated clock; prints JSON lines.",
     )
-    parser.add_argument("--variant", required=True, help="rules variant, e.g. brazilian")
+    add_variant_argument(parser, required=True)
     parser.add_argument("--fen", help="start position (default: the initial position)")
     parser.add_argument("--events", required=True, help="event file, or - for stdin")
     parser.add_argument("--leds", action="store_true", help="also print every LED frame change")

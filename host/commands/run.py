@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING
 from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
 from host.bus import Update
-from host.config import Config, add_setting_flags, flag_values, load_config
+from host.config import Config, add_config_argument, add_setting_flags, flag_values, load_config
 from host.errors import UserError
 from host.games import resumable_game, variant_to_play
 from host.logs import RecentProblems, setup_logging
@@ -49,11 +49,13 @@ READY_WAIT = 5.0
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
         "run",
-        help="play on the physical board: hints, announcements, journal and resume",
-        description="Follow a game on the board, with its page in a browser (--listen). "
+        help="play on the board, or on the simulated one in a web page (make run)",
+        description="Follow a game on the board (--board; the simulated one by default), "
+        "with its page in a browser (--listen). Each flag overrides the config files for "
+        "this run; `draughtsboard config` shows the settings in force. "
         f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}).",
     )
-    parser.add_argument("--config", help="config file over the system one (default: the user's)")
+    add_config_argument(parser)
     add_setting_flags(parser)
     parser.add_argument("--new", action="store_true", help="start a new game, do not resume")
     parser.add_argument("--fen", help="start a new game from this position (PDN FEN)")

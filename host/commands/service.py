@@ -9,7 +9,9 @@ board's own state is `draughtsboard status`. `leds-off` blanks the board; the
 unit runs it after every stop, even a crash.
 
 `--root DIR` installs into DIR as if it were / (an image being prepared, or
-the tests), without starting anything.
+the tests), without starting anything. On the machine itself, `install`
+refuses before it writes anything when systemd is not running there (a
+container, WSL without systemd), rather than leave a user and files behind.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from host.config import check_files, load_config
+from host.config import add_config_argument, check_files, load_config
 from host.errors import UserError
 from host.systemd import (
     DEFAULT_USER,
@@ -59,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     uninstall.add_argument("--root", default="/", metavar="DIR", help="uninstall from DIR")
     actions.add_parser("status", help="what systemd says about the service")
     leds = actions.add_parser("leds-off", help="turn every LED of the configured board off")
-    leds.add_argument("--config", help="config file (as for run)")
+    add_config_argument(leds)
     parser.set_defaults(func=run)
 
 
@@ -101,6 +103,11 @@ def executable(given: str | None) -> Path:
 
 def install(system: System, args: argparse.Namespace) -> int:
     _require_root(system)
+    if system.live and not system.runs_systemd():  # before anything is written
+        raise UserError(
+            "systemd is not running on this machine (no /run/systemd/system): nothing was "
+            "installed; to prepare a card for a Pi, use --root DIR"
+        )
     user = args.user or os.environ.get("SUDO_USER") or DEFAULT_USER
     if user == "root":
         raise UserError("the service runs as an unprivileged user: pass --user USER")

@@ -15,7 +15,7 @@ import os
 from datetime import datetime
 
 from engine import get_variant
-from host.config import load_config, system_config_path
+from host.config import add_config_argument, load_config, system_config_path
 from host.messages import SIDES, VARIANT_NAMES
 from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
@@ -27,7 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="is the board running, on which board, which game, recent problems",
         description="The service's state and the running board's status file.",
     )
-    parser.add_argument("--config", help="config file naming the data folder (default: see above)")
+    add_config_argument(
+        parser,
+        help="the config naming the data folder (default: the service's when it is "
+        "installed, else yours)",
+    )
     parser.add_argument("--json", action="store_true", help="print the status file as JSON")
     parser.set_defaults(func=run)
 
@@ -97,11 +101,15 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
             where_now = f"finished: {result} ({game.get('reason')})"
         else:
             where_now = f"{SIDES['en'].get(game.get('turn'), game.get('turn'))} to move"
-        lines.append(f"game: {name}, {game.get('moves')} moves, {where_now}")
+        moves = game.get("moves")
+        lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
         if game.get("correcting"):
             lines.append("the board is being put right (the lit squares differ from the game)")
-    if data.get("computer_level"):
-        lines.append(f"computer level: {data['computer_level']}")
+    players = data.get("players") or {}
+    computer = {side: who for side, who in players.items() if who != "human"}
+    if computer:
+        named = ", ".join(f"{SIDES['en'].get(side, side)} {who}" for side, who in computer.items())
+        lines.append(f"computer plays: {named}")
     problems = data.get("problems") or []
     if problems:
         lines.append("last problems:")

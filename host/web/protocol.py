@@ -15,12 +15,11 @@ from engine import VARIANTS
 from host.config import HINT_LEVELS, LANGUAGES
 from host.live import Control, Hands
 from host.pieces import PIECES
+from host.players import ALLOWED, PlayerError, parse_player
 
 #: the largest request body or socket message accepted (a real one is under 200 bytes)
 MAX_BODY = 4096
-COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language")
-#: who may play each side; the computer opponent will add its levels here
-PLAYERS = ("human",)
+COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language", "hint")
 
 
 class BadRequest(Exception):
@@ -88,11 +87,12 @@ def parse_control(data: dict[str, Any]) -> Control:
         _unknown(data, {"command", "variant", "players", "fen"})
         if variant is not None:
             _check_variant(variant)
-        _check_players(data.get("players"))
+        players = _check_players(data.get("players"))
         fen = data.get("fen")
         if fen is not None and (not isinstance(fen, str) or not 0 < len(fen) <= 400):
             raise BadRequest("fen must be a position in PDN FEN, e.g. \"W:W31,32:B1,2\"")
-        return Control("new", variant=variant.lower() if variant else None, fen=fen)
+        return Control("new", variant=variant.lower() if variant else None, fen=fen,
+                       players=players)
     if variant is not None:
         _check_variant(variant)
     if command == "hints":
@@ -117,12 +117,16 @@ def _check_variant(variant: object) -> None:
         raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}, not {_short(variant)}")
 
 
-def _check_players(players: object) -> None:
-    """`{"W": "human", "B": "human"}`: who plays each side (only people, for now)."""
+def _check_players(players: object) -> dict[str, str] | None:
+    """`{"W": "human", "B": "computer:3"}`: who plays each side (host/players.py)."""
     if players is None:
-        return
+        return None
     if not isinstance(players, dict) or not set(players) <= {"W", "B"}:
-        raise BadRequest('players must look like {"W": "human", "B": "human"}')
+        raise BadRequest('players must look like {"W": "human", "B": "computer:3"}')
+    chosen = {}
     for side, who in players.items():
-        if who not in PLAYERS:
-            raise BadRequest(f"players.{side}: {_short(who)} is not available (only: human)")
+        try:
+            chosen[side] = parse_player(who)
+        except PlayerError:
+            raise BadRequest(f"players.{side}: {_short(who)} is not a player ({ALLOWED})") from None
+    return chosen

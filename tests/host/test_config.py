@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from host.cli import build_parser
+from host.cli import build_parser, main
 from host.commands.run import settings
 from host.config import (
     DEFAULT_COLOURS,
@@ -49,7 +49,7 @@ BAD_VALUES = [
     ('hints = "lots"', "hints", '"lots"', '"off", "captures", "full"'),
     ('board = "usb"', "board", '"usb"', "serial:PORT"),
     ('board = "serial:"', "board", '"serial:"', "serial:PORT"),
-    ('layout = ""', "layout", '""', "layout name"),
+    ("layout = 8", "layout", "8", "layout name"),
     ("brightness = 2", "brightness", "2", "from 0 to 1"),
     ("brightness = true", "brightness", "true", "from 0 to 1"),
     ('brightness = "half"', "brightness", '"half"', "from 0 to 1"),
@@ -60,7 +60,12 @@ BAD_VALUES = [
     ("log_file = 1", "log_file", "1", "a path"),
     ("gestures = 0", "gestures", "0", "true or false"),
     ("gesture_hold = 0.5", "gesture_hold", "0.5", "from 1 to 10 seconds"),
-    ("computer_level = 9", "computer_level", "9", "whole number from 0 to 5"),
+    ("computer_level = 9", "computer_level", "9", "whole number from 1 to 4"),
+    ("computer_level = 0", "computer_level", "0", "whole number from 1 to 4"),
+    ('white = "robot"', "white", '"robot"', '"human", "computer" or "computer:N"'),
+    ('black = "computer:5"', "black", '"computer:5"', "N from 1 to 4"),
+    ('black = "computer:"', "black", '"computer:"', "N from 1 to 4"),
+    ("white = 3", "white", "3", '"human"'),
     ("computer_level = 1.5", "computer_level", "1.5", "whole number"),
     ('listen = "8080"', "listen", '"8080"', '"HOST:PORT"'),
     ('listen = "pi.local:8080"', "listen", '"pi.local:8080"', "IP address or localhost"),
@@ -184,8 +189,10 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "log_file": (str(tmp_path / "log"), tmp_path / "log"),
         "gestures": None,
         "gesture_hold": ("3.5", 3.5),
-        "computer_level": ("2", 2),
         "touch_move": None,
+        "computer_level": ("3", 3),
+        "white": ("Computer", "computer"),
+        "black": ("computer:4", "computer:4"),
         "listen": ("0.0.0.0:9090", "0.0.0.0:9090"),
         "token": ("correct-horse-9", "correct-horse-9"),
         "broker": ("mqtts://club.local:8883", "mqtts://club.local:8883"),
@@ -207,6 +214,28 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
             assert getattr(cfg, key) == pair[1], key
     assert cfg.speech is False and cfg.gestures is False and cfg.touch_move is True
     assert cfg.colours["destination"] == (10, 11, 12)
+
+
+@pytest.mark.parametrize(
+    ("argv", "first_words"),
+    [
+        (["run", "--bogus"], "draughtsboard run: unrecognized arguments: --bogus"),
+        (["perft"], "draughtsboard perft: the following arguments are required: --depth"),
+        (["perft", "--depth"], "draughtsboard perft: argument --depth: expected one argument"),
+        (["service", "install", "--nope"], "draughtsboard service install: unrecognized"),
+        (["chess"], "draughtsboard: argument COMMAND: invalid choice: 'chess'"),
+        ([], "draughtsboard: the following arguments are required: COMMAND"),
+    ],
+)
+def test_a_command_line_mistake_is_one_line_naming_the_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], first_words: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert err.count("\n") == 1 and err.startswith(first_words), err
+    assert err.rstrip().endswith("--help)") and "usage:" not in err
 
 
 def test_a_bad_flag_is_one_error_naming_it(tmp_path: Path) -> None:
@@ -254,6 +283,27 @@ def test_config_check_command_lists_every_error_and_exits_2(tmp_path: Path) -> N
     good = write(tmp_path / "good.toml", 'board = "gpio"\nlanguage = "en"\n')
     result = cli("config", "--check", str(good), env_dir=tmp_path)
     assert (result.returncode, result.stdout) == (0, f"{good}: ok\n")
+
+
+@pytest.mark.parametrize(
+    "system",
+    [
+        "",
+        'board = "gpio"\nlayout = "standard-10x10"\nvariant = "international"\n'
+        'broker = "mqtt://club.local"\nboard_id = "b7"\ntoken = "correct-horse-9"\n'
+        'log_file = "board.log"\n[colours]\nend = "#010203"\n',
+    ],
+)
+def test_what_config_prints_is_a_valid_file_with_the_same_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], system: str
+) -> None:
+    """A newcomer's first file is often `draughtsboard config`'s output: keys that are
+    not set (layout, board_id, token...) are printed as "" and must read back as unset."""
+    write(tmp_path / "etc" / "config.toml", system)
+    assert main(["config"]) == 0
+    printed = write(tmp_path / "printed.toml", capsys.readouterr().out)
+    assert check_files([printed]) == []
+    assert load_config(printed) == load_config()
 
 
 def test_config_without_options_shows_what_is_in_force(tmp_path: Path) -> None:

@@ -175,14 +175,28 @@ def test_the_level_square_counts_up_while_the_piece_stays(tmp_path: Path) -> Non
     table = Table(tmp_path)
     level = next(sq for sq, opt in start_menu(table.variant).items() if opt == "level")
     table.place(level, 2.1)
-    assert table.session.config.computer_level == 1
+    # the level feeds the players: the computer takes Black, the person White
+    assert table.session.players == {"W": "human", "B": "computer:1"}
     table.step(2.0)
-    assert table.session.config.computer_level == 2
+    assert table.session.players == {"W": "human", "B": "computer:2"}
+    for _ in range(3):  # 3, 4, then off: two people again
+        table.step(2.0)
+    assert table.session.players == {"W": "human", "B": "human"}
+    table.step(2.0)
+    assert table.session.players["B"] == "computer:1"
     table.lift(level, 3.0)
-    assert table.session.config.computer_level == 2
-    texts = [a.text for a in table.announcer.history if a.kind == "level"]
-    assert texts == ["Computer at level 1.", "Computer at level 2."]
+    assert table.session.players["B"] == "computer:1"
+    texts = [a.text for a in table.announcer.history if a.kind.startswith("level")]
+    assert texts == ["Computer at level 1.", "Computer at level 2.", "Computer at level 3.",
+                     "Computer at level 4.", "Two players, no computer.", "Computer at level 1."]
     assert "illegal-board" not in table.kinds() and not table.session.quit
+
+
+def test_the_level_square_changes_the_side_the_computer_already_plays(tmp_path: Path) -> None:
+    table = Table(tmp_path, white="computer:3")
+    level = next(sq for sq, opt in start_menu(table.variant).items() if opt == "level")
+    table.place(level, 2.1)  # counts on from the level it plays at
+    assert table.session.players == {"W": "computer:4", "B": "human"}
 
 
 def test_resign_from_the_board(tmp_path: Path) -> None:
@@ -190,7 +204,7 @@ def test_resign_from_the_board(tmp_path: Path) -> None:
     table.move("c3-d4")
     spare = open_menu(table)
     options = table.options()
-    assert set(options) == {"draw:W", "resign:W", "draw:B", "resign:B", "takeback"}
+    assert set(options) == {"draw:W", "resign:W", "draw:B", "resign:B", "takeback", "hint"}
     lit = table.lit()
     assert lit[options["draw:W"]] == DEFAULT_COLOURS["draw"]
     assert lit[options["takeback"]] == DEFAULT_COLOURS["takeback"]

@@ -77,7 +77,9 @@ def test_every_change_is_published_in_order_and_a_failing_listener_is_dropped(
     assert outcome.data == {"result": "1-0", "winner": "W", "reason": "resignation"}
     session.set_hints(1.1, "off")
     assert seen[-1].kind in ("settings", "leds") and any(
-        u.kind == "settings" and u.data == {"hints": "off", "language": "en"} for u in seen)
+        u.kind == "settings" and u.data == {"hints": "off", "language": "en",
+                                          "players": {"W": "human", "B": "human"}}
+        for u in seen)
     session.new_game(2.0, get_variant("international"),
                      get_variant("international").initial_position().occupied())
     new = [u for u in seen if u.kind == "new-game"][-1]

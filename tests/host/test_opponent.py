@@ -137,6 +137,8 @@ def test_a_dead_worker_fails_the_job_instead_of_hanging() -> None:
         os.kill(player.backend.pid, signal.SIGKILL)  # our own worker process
         with pytest.raises(OpponentError):
             job.result(timeout=10)
+        # lost as soon as its job fails, even before the kernel has reaped the process
+        assert not player.backend.alive()
         # the next request starts a new worker
         computer = player.start(brazilian_game(), 1).result(timeout=30)
         assert computer is not None

@@ -156,11 +156,26 @@ def test_a_failing_systemctl_is_one_error(tmp_path: Path) -> None:
 
 def test_live_install_reloads_enables_and_starts(tmp_path: Path, monkeypatch) -> None:
     root = fake_root(tmp_path)
+    (root / "run" / "systemd" / "system").mkdir(parents=True)  # systemd is PID 1
     system = System(root, Recorder())
     monkeypatch.setattr(System, "live", property(lambda self: True))
     monkeypatch.setattr(System, "user_exists", lambda self, user: True)
     service.install(system, install_args())
     assert [c[1:] for c in system.runner.calls] == [["daemon-reload"], ["enable", "--now", UNIT]]
+
+
+def test_live_install_without_systemd_running_changes_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    root = fake_root(tmp_path, users="")  # no /run/systemd/system: a container, say
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    system = System(root, Recorder())
+    monkeypatch.setattr(System, "live", property(lambda self: True))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)  # as under sudo
+    with pytest.raises(UserError, match="systemd is not running.*nothing was installed"):
+        service.install(system, install_args(user=None))
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+    assert system.runner.calls == []  # no useradd, no systemctl
 
 
 def test_uninstall_disables_and_removes_the_unit_and_keeps_the_config(tmp_path: Path) -> None:

@@ -126,9 +126,11 @@ def status_of(tmp_path: Path, capsys, runner) -> tuple[int, str]:
 
 def test_status_tells_service_board_game_problems_and_chatter(tmp_path: Path, capsys) -> None:
     s = session(tmp_path)
+    s.set_players(0.0, {"W": "human", "B": "computer:3"})
     writer = StatusWriter(s.config.status_file, board="gpio", layout="standard-8x8")
     writer.update(s)
     data = json.loads(s.config.status_file.read_text())
+    assert data["players"] == {"W": "human", "B": "computer:3"}
     data["chatter"] = {"20": 300}
     data["problems"] = [
         {"time": "2025-01-01T10:00:00", "level": "warning", "message": "board disconnected"}
@@ -141,6 +143,11 @@ def test_status_tells_service_board_game_problems_and_chatter(tmp_path: Path, ca
     assert "game: Brazilian draughts (8x8), 0 moves, White to move" in out
     assert "warning: board disconnected" in out
     assert "square 20 (300 flickers)" in out
+    assert "computer plays: Black computer:3" in out
+    data["game"]["moves"] = 1
+    s.config.status_file.write_text(json.dumps(data))
+    assert "game: Brazilian draughts (8x8), 1 move, " in status_of(
+        tmp_path, capsys, fake_systemctl("active", "enabled"))[1]
 
 
 def test_status_after_a_crash_and_before_any_run(tmp_path: Path, capsys) -> None:

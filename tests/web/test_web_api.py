@@ -130,7 +130,9 @@ def test_malformed_bodies_get_400_with_one_line_and_change_nothing(server: Board
     ]
     bad_controls = [
         b'{"command": "explode"}', b'{"command": "new", "variant": "chess"}', b"{}",
-        b'{"command": "new", "players": {"W": "computer"}}', b'{"command": ["new"]}',
+        b'{"command": "new", "players": {"W": "robot"}}', b'{"command": ["new"]}',
+        b'{"command": "new", "players": {"W": "computer:5"}}',
+        b'{"command": "new", "players": {"X": "human"}}', b'{"command": "hint", "now": 1}',
         b'{"command": "hints", "hints": "all"}', b'{"command": "language", "language": "fr"}',
         b'{"command": "resign", "now": true}',
     ]

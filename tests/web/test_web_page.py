@@ -276,3 +276,33 @@ def test_announcements_are_spoken_by_the_browser_when_asked(page, server: BoardS
     expect(page.locator("#speech")).to_be_checked(timeout=SLOW)
     page.wait_for_timeout(500)
     assert page.evaluate("window.__said") == []
+
+
+def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer) -> None:
+    """New game with the computer as Black at level 1: a person's move by pointer, the
+    computer's move lit and carried out with the page's button, then a hint."""
+    open_board(page, server)
+    page.click("#btn-new")
+    expect(page.locator("#player-B option")).to_have_count(5)
+    page.select_option("#player-B", "computer:1")
+    page.click("#btn-start")
+    expect(page.locator("#players-line")).to_contain_text("Computer · level 1", timeout=SLOW)
+    assert server.state()["players"] == {"W": "human", "B": "computer:1"}
+    square(page, 22).click()
+    square(page, 18).click()
+    expect(page.locator("#btn-play-computer")).to_be_visible(timeout=SLOW)
+    move = server.state()["computer"]["move"]
+    expect(page.locator("#computer-text")).to_contain_text(move["text"])
+    expect(square(page, move["from"])).to_have_attribute("data-led", "move-from")
+    expect(square(page, move["to"])).to_have_attribute("data-led", "destination")
+    screenshot(page, "computer")
+    page.click("#btn-play-computer")
+    expect(page.locator("#move-list .m")).to_have_text(["c3-d4", move["text"]], timeout=SLOW)
+    expect(page.locator("#btn-play-computer")).to_be_hidden()
+    page.click("#btn-hint")
+    expect(page.locator("#computer-text")).to_contain_text("Hint:", timeout=SLOW)
+    hint = server.state()["computer"]["hint"]
+    expect(square(page, hint["from"])).to_have_attribute("data-led", "move-from")
+    assert any("Hint: " in text for text in server.state()["announcements"])
+    pdn = server.request("GET", "/api/pdn")[1]
+    assert '[Black "Computer (level 1)"]' in pdn

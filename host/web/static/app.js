@@ -120,6 +120,7 @@
       button.disabled = !mayControl;
     }
     renderStatus(lang);
+    renderComputer(lang, simulated);
     renderMoves(lang);
     renderSaid();
     renderLegend(lang);
@@ -136,9 +137,12 @@
     const over = state.outcome;
     // The players, event and round a club's pairings give the game (docs/broadcast.md).
     const tags = state.tags || {};
-    const names = tags.White || tags.Black
-      ? say(lang, "white") + ": " + (tags.White || "?") + " · " +
-        say(lang, "black") + ": " + (tags.Black || "?")
+    const computerSides = (state.computer && state.computer.sides) || {};
+    const player = (side) => tags[side === "W" ? "White" : "Black"] ||
+      (computerSides[side] ? playerLabel(lang, "computer:" + computerSides[side]) : "");
+    const names = player("W") || player("B")
+      ? say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
+        say(lang, "black") + ": " + (player("B") || say(lang, "human"))
       : "";
     const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
     $("players-line").textContent = [names, round].filter(Boolean).join(" — ");
@@ -159,6 +163,32 @@
     $("latest").textContent = latest;
     $("latest").hidden = !latest;
     $("status-card").dataset.correcting = String(Boolean(state.correcting && !over));
+  }
+
+  // The computer opponent: thinking, or its move waiting for a hand (on the simulator, a
+  // button carries it out square by square, as a hand would: lift, take, put down).
+  function renderComputer(lang, simulated) {
+    const computer = state.computer;
+    const move = computer && computer.move;
+    let text = "";
+    if (computer && computer.thinking) {
+      text = say(lang, "computer-thinking", { side: SIDE_NAMES[lang][state.turn] });
+    } else if (move) {
+      text = say(lang, "computer-plays", { move: move.text });
+    } else if (computer && computer.hint) {
+      text = say(lang, "hint-shown", { move: computer.hint.text });
+    }
+    $("computer-text").textContent = text;
+    $("computer-line").hidden = !text || Boolean(state.outcome);
+    $("btn-play-computer").hidden = !(move && simulated && mayControl);
+    $("btn-hint").hidden = !computer;
+  }
+
+  function playerLabel(lang, value) {
+    if (value === "human") return say(lang, "human");
+    const level = Number(value.split(":")[1]);
+    return say(lang, "computer") + " · " + say(lang, "level", { n: level }) +
+      " (" + words(lang)["level-names"][level] + ")";
   }
 
   function renderMoves(lang) {
@@ -250,6 +280,14 @@
   // -- controls -------------------------------------------------------------------------
 
   $("btn-takeback").addEventListener("click", () => control("takeback"));
+  $("btn-hint").addEventListener("click", () => control("hint"));
+  $("btn-play-computer").addEventListener("click", () => {
+    const move = state && state.computer && state.computer.move;
+    if (!move) return;
+    send("hands", { lift: move.from });
+    for (const square of move.captured_order) send("hands", { lift: square });
+    send("hands", { place: move.to });
+  });
   armed($("btn-resign"), () => control("resign"), "confirm-resign");
   armed($("btn-draw"), () => control("draw"), "confirm-draw");
 
@@ -310,6 +348,19 @@
         (variant.playable ? "" : " · " + say(lang, "not-here"));
       label.append(input, name, size);
       grid.append(label);
+    }
+    for (const side of ["W", "B"]) {
+      const select = $("player-" + side);
+      select.replaceChildren();
+      for (const value of ["human", "computer:1", "computer:2", "computer:3", "computer:4"]) {
+        const option = document.createElement("option");
+        option.value = value;
+        option.textContent = playerLabel(lang, value);
+        select.append(option);
+      }
+      const current = (state.players && state.players[side]) || "human";
+      const level = state.computer && state.computer.sides && state.computer.sides[side];
+      select.value = current === "human" ? "human" : "computer:" + (level || 2);
     }
     $("new-note").textContent = say(lang, state.mode === "sim" ? "new-note" : "new-note-real");
     $("new-dialog").showModal();

@@ -1,0 +1,288 @@
+"""The computer opponent at the table: it thinks, shows its move, and a person plays it.
+
+Why a listener on the session's bus: the session stays the one owner of the
+game, and the computer reacts to the same updates as every watcher. When the
+side to move is the computer's (`Session.players`):
+
+1. the recogniser accepts nothing (`Session.allow_only(now, [])`), so a hand
+   cannot play the computer's side for it, and the search starts off the
+   loop (`host.opponent.Opponent`, a worker process);
+2. its answer comes back on the loop (`post`, the loop's
+   `call_soon_threadsafe`), is checked against the game as it is *now*, and
+   only then lit and announced: the recogniser accepts exactly that move
+   (`allow_only(now, [move])`); another legal move reads as a wrong board and
+   is guided back, then to the computer's move;
+3. any change of position (a move, a takeback, a new game, an end, other
+   players) cancels the search at once, so a stale move is never lit.
+
+A hint (the page's button, the board's command menu) searches the best move
+for the person to move for `HINT_SEARCH` seconds and lights it over the
+game's frame for `HINT_SHOW` seconds, or until the board changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Move
+from host.bus import Update
+from host.errors import UserError
+from host.hints import Hint, move_hint
+from host.opponent import ComputerMove, Opponent, OpponentError, SearchJob
+from host.players import computer_levels
+from host.session import Session
+
+log = logging.getLogger(__name__)
+
+#: seconds the hint's search may take (the opponent caps it)
+HINT_SEARCH = 2.0
+#: seconds a hint stays lit (unless the board changes first)
+HINT_SHOW = 6.0
+
+Post = Callable[[Callable[[], None]], Any]
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a search was asked about: the game as it stood, and why."""
+
+    key: tuple[object, ...]
+    purpose: str  # "move" or "hint"
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A hint on the LEDs: the move, its frame, until when, on which position."""
+
+    move: Move
+    hint: Hint
+    until: float
+    key: tuple[object, ...]
+
+
+class ComputerPlayer:
+    """Plays the sides `session.players` gives the computer, through a person's hands."""
+
+    def __init__(
+        self,
+        session: Session,
+        opponent: Callable[[], Opponent],
+        *,
+        post: Post,
+        clock: Callable[[], float],
+    ) -> None:
+        self.session = session
+        self._make_opponent = opponent
+        self._opponent: Opponent | None = None
+        self.post = post
+        self.clock = clock
+        self._job: SearchJob | None = None
+        self._asked: _Asked | None = None
+        #: the computer's move waiting to be carried out on the board, and its text
+        self.move: Move | None = None
+        self.move_text: str | None = None
+        self._shown: _Shown | None = None
+        self._unsubscribe = session.subscribe(self._follow)
+        session.overlay = self._overlay
+
+    # -- what watchers read -----------------------------------------------------------------
+
+    @property
+    def thinking(self) -> bool:
+        return self._job is not None and self._asked is not None and self._asked.purpose == "move"
+
+    def state(self) -> dict[str, Any]:
+        """For the page: who the computer plays, whether it thinks, the move to carry out,
+        the hint shown (squares in the variant's numbering)."""
+        session = self.session
+        shown = self._current_hint(session._clock)
+        return {
+            "sides": computer_levels(session.players, session.config.computer_level),
+            "thinking": self.thinking,
+            "move": _move_data(self.move, self.move_text),
+            "hint": _move_data(shown.move, self._text(shown.move)) if shown else None,
+        }
+
+    # -- starting and stopping ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Look at the game as it stands (a resumed game may be the computer's turn)."""
+        self._consider()
+
+    @property
+    def opponent(self) -> Opponent:
+        """The search's worker, started the first time the computer thinks (a game between
+        two people never starts it)."""
+        if self._opponent is None:
+            self._opponent = self._make_opponent()
+        return self._opponent
+
+    def close(self) -> None:
+        self._stop()
+        self._unsubscribe()
+        if self._opponent is not None:
+            self._opponent.close()
+        if self.session.overlay == self._overlay:
+            self.session.overlay = None
+
+    def request_hint(self) -> None:
+        """The best move for the person to move, lit for a few seconds and announced."""
+        session = self.session
+        rec = session.recogniser
+        if rec.outcome is not None:
+            raise UserError("the game is over: there is no move to hint")
+        if self._computer_to_move():
+            raise UserError("it is the computer's turn: carry out its lit move")
+        if self._job is not None and self._asked is not None and self._asked.purpose == "hint":
+            return  # already looking
+        self._stop()
+        self._asked = _Asked(self._key(), "hint")
+        self._job = self.opponent.hint(
+            session.game, HINT_SEARCH, on_result=self._from_worker
+        )
+        self._publish("thinking-hint")
+
+    # -- following the game -----------------------------------------------------------------
+
+    def _follow(self, update: Update) -> None:
+        if update.kind == "hint-request":
+            try:
+                self.request_hint()
+            except UserError as error:
+                log.info("hint refused: %s", error)
+            return
+        if update.kind in ("move", "takeback", "new-game", "outcome", "settings"):
+            self._consider()
+        elif update.kind == "notice" and update.data.get("notice") == "illegal-board":
+            if self.move is not None:  # another move was carried out: say which one to play
+                self.session.announcer.announce("computer-move-again", move=self.move_text)
+        elif update.kind == "board" and self._shown is not None:
+            self.session.redraw(self.clock())  # a hint goes as soon as a hand moves
+
+    def _key(self) -> tuple[object, ...]:
+        """What a search answers for: the variant, the position, how far the game has gone
+        and who plays; any change makes an answer stale."""
+        session = self.session
+        game = session.game
+        players = tuple(sorted(session.players.items()))
+        return (game.variant.name, game.fen(), len(game.moves), players)
+
+    def _computer_to_move(self) -> int | None:
+        """The computer's level if it is to move in a game that goes on, else None."""
+        session = self.session
+        if session.recogniser.outcome is not None:
+            return None
+        levels = computer_levels(session.players, session.config.computer_level)
+        return levels.get(session.game.position.turn)
+
+    def _consider(self) -> None:
+        """After any change: drop what is stale, then think if it is the computer's turn."""
+        key = self._key()
+        if self._asked is not None and self._asked.key != key:
+            self._stop()
+        if self._shown is not None and self._shown.key != key:
+            self._shown = None
+        level = self._computer_to_move()
+        if level is None:
+            if self.move is not None or self.session.recogniser.allowed is not None:
+                self.move = self.move_text = None
+                self.session.allow_only(self.clock(), None)
+            return
+        if self._asked is not None and self._asked.key == key:
+            return  # already thinking about this very position
+        if self.move is not None and self.session.recogniser.allowed:
+            return  # its move is lit, waiting for the hands
+        self.move = self.move_text = None
+        now = self.clock()
+        self.session.allow_only(now, [])  # nobody plays the computer's side meanwhile
+        self._asked = _Asked(key, "move")
+        try:
+            self._job = self.opponent.start(self.session.game, level, on_result=self._from_worker)
+        except (OpponentError, OSError, ValueError) as error:
+            self._asked = None
+            self._job = None
+            self.session.allow_only(now, None)
+            log.warning("the computer cannot play: %s", error)
+            return
+        self._publish("thinking")
+
+    def _stop(self) -> None:
+        """Cancel the search in flight (its answer, if it still comes, is dropped)."""
+        if self._job is not None:
+            self._job.cancel()
+        self._job = None
+        self._asked = None
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def _from_worker(self, computer: ComputerMove) -> None:
+        """Called in the opponent's thread: hand the answer to the loop."""
+        job = self._job
+        self.post(lambda: self._arrived(job, computer))
+
+    def _arrived(self, job: SearchJob | None, computer: ComputerMove) -> None:
+        """On the loop: use the answer only if it answers the game as it is now."""
+        asked = self._asked
+        if job is None or job is not self._job or asked is None or asked.key != self._key():
+            return  # cancelled, or the game moved on meanwhile: stale
+        self._job = None
+        self._asked = None
+        now = self.clock()
+        text = self._text(computer.move)
+        if asked.purpose == "hint":
+            self._shown = _Shown(computer.move, move_hint(computer.move), now + HINT_SHOW,
+                                 asked.key)
+            self.session.announcer.announce("hint", move=text)
+            self._publish("hint")
+            self.session.redraw(now)
+            return
+        self.move, self.move_text = computer.move, text
+        self.session.allow_only(now, [computer.move])
+        self.session.announcer.announce(
+            "computer-move", side=self.session.game.position.turn, move=text,
+            level=computer.level,
+        )
+        self._publish("move")
+
+    # -- the hint's frame ---------------------------------------------------------------------
+
+    def _current_hint(self, now: float) -> _Shown | None:
+        shown = self._shown
+        if shown is None:
+            return None
+        session = self.session
+        # the recogniser's view: a spare piece that asked for the hint is not a change
+        rec = session.recogniser
+        still = rec.sensed == rec.expected and shown.key == self._key()
+        if now >= shown.until or not still:
+            self._shown = None
+            return None
+        return shown
+
+    def _overlay(self, now: float) -> Hint | None:
+        shown = self._current_hint(now)
+        return shown.hint if shown is not None else None
+
+    # -- telling ------------------------------------------------------------------------------
+
+    def _text(self, move: Move) -> str:
+        return self.session.game.position.move_text(move)
+
+    def _publish(self, state: str) -> None:
+        self.session.bus.publish("computer", self.clock(), state=state)
+
+
+def _move_data(move: Move | None, text: str | None) -> dict[str, Any] | None:
+    if move is None:
+        return None
+    return {
+        "text": text,
+        "from": move.origin,
+        "to": move.destination,
+        "path": list(move.path),
+        "captures": sorted(move.captures),
+        "captured_order": list(move.captured_order) or sorted(move.captures),
+    }
