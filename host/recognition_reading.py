@@ -137,7 +137,7 @@ class BoardReading:
             or self.tracker.hand_holds(open_move.mover)
         ):
             reading, source = reopened, "reread"
-        elif open_move is not None and not open_move.still_open(board, turn.expected):
+        elif open_move is not None and not open_move.still_open(board, turn.expected, self.sensed):
             self._reopened = None  # the opponent acted: the move stands
         # The next player's move is looked for when the board means nothing in this turn,
         # or only with their pieces read as touched and no piece of the mover landed.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Move
-from host.turn_boards import Reading, TurnBoards
+from host.turn_boards import Progress, Reading, TurnBoards
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,28 @@ class Reopened:
             return None
         if reading.kind == "progress":
             found = tuple(p for p in reading.found if p.move.origin == origin and p.lifted)
+            if not found:
+                # A king's capture may touch down on its own square on the way (its path
+                # crosses it): the piece, which had left (the move was committed
+                # elsewhere), stands there again mid-capture, not "not lifted yet".
+                found = tuple(
+                    Progress(p.move, p.path, p.removed, True, i)
+                    for p in reading.found
+                    if p.move.origin == origin
+                    for i, square in enumerate(p.path[:-1])
+                    if square == origin
+                )
             if found:
                 return Reading("progress", found=found)
         return None
 
-    def still_open(self, board: frozenset[int], expected: frozenset[int]) -> bool:
+    def still_open(
+        self, board: frozenset[int], expected: frozenset[int], sensed: frozenset[int]
+    ) -> bool:
         """Has the opponent done nothing yet? Their pieces already in the air when the
         move was committed may stay there; anything more they do (those put back
-        included) closes it."""
-        return board == expected - self.acted
+        included) closes it. The piece back on its origin (the board as before the
+        move) is the mover's doing: a king sliding back along its diagonal passes its
+        own square; left there, it is a takeback, carried on, the move is read again."""
+        back_home = (sensed - self.lingering) | self.acted == self.turn.expected
+        return board == expected - self.acted or back_home

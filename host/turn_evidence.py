@@ -101,7 +101,14 @@ class TurnEvidence:
         keep = frozenset({move.destination})
         reading, _ = after.read_touched(board - left, keep)
         if reading.kind == "unknown" and standing - left:
-            return after.read_touched(board - standing, keep)[0], standing
+            reading, left = after.read_touched(board - standing, keep)[0], standing
+        if reading.kind == "unknown" and move.destination not in board:
+            # ... unless the next player's piece has already landed: only a finished move
+            # lets it land, so the mover lifting their piece again is their next move
+            # starting early (blitz), a touch in the reply's turn.
+            again, _ = after.read_touched(board - left)
+            if again.landed():
+                return again, left
         return reading, left
 
     # -- proofs ------------------------------------------------------------------------------

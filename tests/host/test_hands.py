@@ -94,6 +94,30 @@ def test_opponent_lifting_while_the_piece_is_in_the_air_proves_nothing() -> None
     )
 
 
+def test_a_reply_landing_as_the_mover_starts_again_proves_the_move() -> None:
+    # Blitz both ways: White's 28-24 is proved by Black's lift of 5; White lifts 24
+    # again while Black's man is still in the air; Black's man stands on 9 for under
+    # 0.2 s, then in one scan White lands on 20 and Black lifts 9 again for the next
+    # move. Only a finished 5-9 lets White's piece land, so all four moves count
+    # (found by make soak, blitz).
+    fen = "W:W28,32:B5,1"
+    events = [
+        {"t": 105, "lift": 28},
+        {"t": 452, "place": 24},
+        {"t": 503, "lift": 5},
+        {"t": 670, "lift": 24},
+        {"t": 683, "place": 9},
+        {"t": 876, "lift": 9},
+        {"t": 876, "place": 20},
+        {"t": 1184, "place": 13},
+    ]
+    played = fens("brazilian", fen, "28-24", "5-9", "24-20", "9-13")
+    for touch_move in (False, True):
+        out = run("brazilian", events, fen, touch_move=touch_move)
+        assert [m["fen"] for m in moves(out)] == played
+        assert notices(out, "illegal-board") == []
+
+
 def test_a_forgotten_capture_is_committed_when_the_opponent_starts() -> None:
     # 22x15 leaves the captured man on 18; Black lifts 2; 18 comes off; Black plays 2-7.
     fen = "W:W22,30:B18,1,2"
@@ -193,6 +217,54 @@ def test_touch_move_off_rereads_a_move_that_goes_on() -> None:
     assert corrected == [{"t": 1950, "move-corrected": "c3-d4", "was": "c3-b4", "fen": after}]
     assert role(frame_at(out, 1500), "destination") == {17, 18}  # the piece in the hand
     assert role(frame_at(out, 2000), "last-move") == {18, 22}
+    assert notices(out, "illegal-board") == []
+
+
+def test_a_king_carried_back_across_its_own_square_is_read_again() -> None:
+    # The king rests on 2 (committed), then slides back down its diagonal through 7,
+    # its own square 11 and 16 to 20. Passing home is no takeback and does not close
+    # the move: it is read again as 11-20, with no alarm (found by make soak, held-wrong).
+    fen = "W:WK11,29:B1,3"
+    events = [
+        {"t": 100, "lift": 11},
+        {"t": 500, "place": 2},
+        {"t": 1400, "lift": 2},
+        {"t": 1480, "place": 7},
+        {"t": 1560, "lift": 7},
+        {"t": 1640, "place": 11},
+        {"t": 1690, "lift": 11},
+        {"t": 1740, "place": 16},
+        {"t": 1765, "lift": 16},
+        {"t": 1830, "place": 20},
+    ]
+    out = run("brazilian", events, fen)
+    assert [m["move"] for m in moves(out)] == ["f6-d8"]
+    corrected = [r["move-corrected"] for r in out if "move-corrected" in r]
+    assert corrected == ["f6-h4"]
+    assert [r for r in out if "fen" in r][-1]["fen"] == fens("brazilian", fen, "11-20")[0]
+    assert notices(out, "illegal-board") == []
+    # Left on its own square, the same king is a takeback, as before.
+    out = run("brazilian", events[:6], fen)
+    assert [r for r in out if "takeback" in r] and not [r for r in out if "move-corrected" in r]
+
+
+def test_a_king_capture_crossing_its_own_square_after_a_pause_is_read_again() -> None:
+    # Pool, a flying king's long capture: it rests on 21 with six pieces off (a legal
+    # end, committed after 0.55 s), then goes on through 30, its own square 23 and 9 to
+    # 2 and takes off 6. Touching down on its own square mid-capture does not close the
+    # move: it is read again as the whole capture (found by make soak, goes-on).
+    fen = "W:WK23:B5,K6,8,10,11,16,18,25,K26,K31"
+    lands = [(615, "lift", 23), (966, "place", 12), (1366, "lift", 12), (1765, "place", 3)]
+    lands += [(2080, "lift", 3), (2383, "place", 21)]
+    lands += [(t, "lift", sq) for t, sq in ((2673, 8), (2843, 10), (2952, 16), (3182, 18))]
+    lands += [(3412, "lift", 25), (3678, "lift", 26), (4513, "lift", 21), (4731, "place", 30)]
+    lands += [(4961, "lift", 30), (5336, "place", 23), (5615, "lift", 23), (5808, "place", 9)]
+    lands += [(6111, "lift", 9), (6559, "place", 2), (6874, "lift", 6)]
+    out = run("pool", [{"t": t, what: sq} for t, what, sq in lands], fen)
+    assert [m["move"] for m in moves(out)] == ["23x21"]
+    final = [r for r in out if "fen" in r][-1]
+    assert "move-corrected" in final
+    assert final["fen"] == "B:WK2:B5,11,K31"
     assert notices(out, "illegal-board") == []
 
 

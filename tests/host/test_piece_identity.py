@@ -50,15 +50,20 @@ def test_an_adversarial_stream_keeps_the_tracker_bounded(variant: str) -> None:
     assert tracker.most_held <= _bound(v.num_squares)
 
 
+def _swept_and_set_up() -> tuple[dict[int, Piece], PieceTracker]:
+    """A Brazilian start whose every piece came off in one scan and went back in one."""
+    pieces = get_variant("brazilian").initial_position().pieces()
+    tracker = PieceTracker(pieces)
+    tracker.update(pieces, ())
+    tracker.update((), pieces)
+    return dict(pieces), tracker
+
+
 def test_a_board_set_up_in_one_scan_is_doubted_not_guessed() -> None:
     # Every piece comes off in one scan and goes back in one: any colour may be on any
     # square. The tracker gives up telling them apart, in a handful of readings, and
     # doubts every square rather than declare the board right.
-    v = get_variant("brazilian")
-    pieces = v.initial_position().pieces()
-    tracker = PieceTracker(pieces)
-    tracker.update(pieces, ())
-    tracker.update((), pieces)
+    pieces, tracker = _swept_and_set_up()
     assert tracker.readings <= MAX_READINGS
     assert tracker.doubtful(pieces) == frozenset(pieces)
     assert tracker.sure_colour(1) is None
@@ -66,11 +71,7 @@ def test_a_board_set_up_in_one_scan_is_doubted_not_guessed() -> None:
 
 
 def test_a_doubted_piece_carries_its_doubt_where_it_goes() -> None:
-    v = get_variant("brazilian")
-    pieces = v.initial_position().pieces()
-    tracker = PieceTracker(pieces)
-    tracker.update(pieces, ())
-    tracker.update((), pieces)
+    pieces, tracker = _swept_and_set_up()
     tracker.update([1], ())
     tracker.update((), [16])
     assert tracker.pieces_at(16) == {WHITE, BLACK}
