@@ -274,6 +274,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             self._lifted_at,
             self._placed_at,
             self._colour_lifts,
+            self.sensed - turn.expected - self.lingering,
         )
         #: when an unexplained board is checked against two plies (a move and its reply)
         self._two_ply_due: float | None = None

@@ -35,15 +35,17 @@ class TurnEvidence:
         lifted_at: dict[int, float],
         placed_at: dict[int, float],
         colour_lifts: dict[str, tuple[float, int]],
+        filled: Iterable[int] = (),
     ) -> None:
         self.turn = turn
         self.lifted_at = lifted_at
         self.placed_at = placed_at
         #: colour -> when and where a piece of that colour (maybe) was last lifted
         self.colour_lifts = colour_lifts
-        #: squares emptied / filled at some moment this turn
+        #: squares emptied / filled at some moment this turn (those already so when the
+        #: turn starts included: a blitz reply may have landed before its move counted)
         self.emptied: set[int] = set(emptied)
-        self.filled: set[int] = set()
+        self.filled: set[int] = set(filled)
         #: moves whose piece was seen on its destination since the board last showed
         #: the position (a reply landing on top of one of them proves it)
         self.reached: dict[Move, None] = {}
@@ -51,6 +53,7 @@ class TurnEvidence:
         #: board that means nothing followed (a reply seen a scan before the landing)
         self.in_hand: tuple[list[Move], float | None] | None = None
         self._after: dict[Move, TurnBoards] = {}
+        self._after_replies: dict[tuple[Move, Move], TurnBoards] = {}
 
     # -- recording ---------------------------------------------------------------------
 
@@ -181,9 +184,35 @@ class TurnEvidence:
         found = []
         for move in self.reached:
             reading, left = self.read_after(move, board)
+            if reading.kind == "unknown":
+                reading, left = self._reply_then_start(move, board), frozenset()
             if reading.kind in ("final", "progress"):
                 found.append((move, reading, left))
         return found[0] if len(found) == 1 else None
+
+    def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
+        """Blitz both ways: the next player's reply to `move` is finished (its piece seen
+        to leave its square and to land on its destination) and the player after has
+        already started (a piece their capture takes off, or one lifted). Read as that
+        reply's final board when exactly one reply explains `board` so."""
+        after = self.after(move)
+        found = [
+            reply
+            for reply in after.moves
+            if reply.destination in board & self.filled
+            and reply.origin in self.emptied - board
+            and self._after_reply(move, reply).read(board).kind == "progress"
+        ]
+        return Reading("final", move=found[0]) if len(found) == 1 else Reading("unknown")
+
+    def _after_reply(self, move: Move, reply: Move) -> TurnBoards:
+        """The boards of the turn after `move` and `reply` (cached for this turn)."""
+        turn = self._after_replies.get((move, reply))
+        if turn is None:
+            after = self.after(move)
+            turn = TurnBoards(after.position.play(reply), after.expected)
+            self._after_replies[(move, reply)] = turn
+        return turn
 
     def carried(self, move: Move, now: float) -> bool:
         """Could a hand have carried `move`'s piece from its square to land now? One

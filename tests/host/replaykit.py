@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import VARIANTS as ENGINE_VARIANTS
-from engine import get_variant
+from engine import Position, get_variant
 from host.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)
@@ -21,6 +21,21 @@ def run(variant: str, events: list[dict], fen: str | None = None, **kw) -> list[
 
 def moves(out: list[dict]) -> list[dict]:
     return [r for r in out if "move" in r]
+
+
+def notices(out: list[dict], kind: str) -> list[dict]:
+    """The notice records of one kind ("illegal-board", "check-colours"...)."""
+    return [r for r in out if r.get("notice") == kind]
+
+
+def fens(variant: str, fen: str, *texts: str) -> list[str]:
+    """The FEN after each of the moves `texts`, played from `fen`."""
+    pos = Position.from_fen(fen, get_variant(variant))
+    found = []
+    for text in texts:
+        pos = pos.play(pos.parse_move(text))
+        found.append(pos.fen())
+    return found
 
 
 def frame_record_at(out: list[dict], t: int) -> dict:
