@@ -17,7 +17,10 @@ side to move is the computer's (`Session.players`):
 
 A hint (the page's button, the board's command menu) searches the best move
 for the person to move for `HINT_SEARCH` seconds and lights it over the
-game's frame for `HINT_SHOW` seconds, or until the board changes.
+game's frame for `HINT_SHOW` seconds, or until the board changes. On the
+computer's turn it is refused: the page is told why; on the board it is said,
+and the computer's move blinks for `REFUSED_SHOW` seconds: what to do instead,
+as the pieces that must capture blink when another piece is lifted.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 from engine import Move
 from host.bus import Update
 from host.errors import UserError
-from host.hints import Hint, move_hint
+from host.hints import Hint, blinking, move_hint
 from host.opponent import ComputerMove, Opponent, OpponentError, SearchJob
 from host.players import computer_levels
 from host.session import Session
@@ -41,6 +44,8 @@ log = logging.getLogger(__name__)
 HINT_SEARCH = 2.0
 #: seconds a hint stays lit (unless the board changes first)
 HINT_SHOW = 6.0
+#: seconds the computer's move blinks when a hint is refused on its turn
+REFUSED_SHOW = 4.0
 
 Post = Callable[[Callable[[], None]], Any]
 
@@ -55,12 +60,14 @@ class _Asked:
 
 @dataclass(frozen=True)
 class _Shown:
-    """A hint on the LEDs: the move, its frame, until when, on which position."""
+    """A hint on the LEDs (or the computer's move blinking: a hint refused): the move,
+    its frame, until when, on which position."""
 
     move: Move
     hint: Hint
     until: float
     key: tuple[object, ...]
+    refusal: bool = False
 
 
 class ComputerPlayer:
@@ -103,7 +110,10 @@ class ComputerPlayer:
             "sides": computer_levels(session.players, session.config.computer_level),
             "thinking": self.thinking,
             "move": _move_data(self.move, self.move_text),
-            "hint": _move_data(shown.move, self._text(shown.move)) if shown else None,
+            "hint": (
+                _move_data(shown.move, self._text(shown.move))
+                if shown and not shown.refusal else None
+            ),
         }
 
     # -- starting and stopping ---------------------------------------------------------------
@@ -131,10 +141,11 @@ class ComputerPlayer:
     def request_hint(self) -> None:
         """The best move for the person to move, lit for a few seconds and announced."""
         session = self.session
-        rec = session.recogniser
-        if rec.outcome is not None:
+        if session.recogniser.outcome is not None:
             raise UserError("the game is over: there is no move to hint")
         if self._computer_to_move():
+            if self.move is None:
+                raise UserError("it is the computer's turn: wait for its move")
             raise UserError("it is the computer's turn: carry out its lit move")
         if self._job is not None and self._asked is not None and self._asked.purpose == "hint":
             return  # already looking
@@ -153,6 +164,7 @@ class ComputerPlayer:
                 self.request_hint()
             except UserError as error:
                 log.info("hint refused: %s", error)
+                self._refuse_hint()
             return
         if update.kind in ("move", "takeback", "new-game", "outcome", "settings"):
             self._consider()
@@ -215,6 +227,20 @@ class ComputerPlayer:
             self._job.cancel()
         self._job = None
         self._asked = None
+
+    def _refuse_hint(self) -> None:
+        """A hint asked on the board and refused: say why and, once the computer's move is
+        known, blink it (what to do instead)."""
+        if self.session.recogniser.outcome is not None:
+            return  # the menu does not open after the end: nothing to add to the end's lights
+        if self.move is None:
+            self.session.announcer.announce("hint-refused-thinking")
+            return
+        self.session.announcer.announce("hint-refused", move=self.move_text)
+        now = self.clock()
+        frame = blinking(move_hint(self.move))
+        self._shown = _Shown(self.move, frame, now + REFUSED_SHOW, self._key(), refusal=True)
+        self.session.redraw(now)
 
     # -- answers ----------------------------------------------------------------------------
 

@@ -81,6 +81,11 @@ def move_hint(move: Move) -> Hint:
     return add_move(HintBuilder(), move).build()
 
 
+def blinking(hint: Hint) -> Hint:
+    """The same frame with every square blinking: a refusal's (what to do instead)."""
+    return Hint(hint.roles, frozenset(hint.roles))
+
+
 def filter_level(hint: Hint, level: str, capture_turn: bool) -> Hint:
     """Apply the hint level: "full", "captures" (only capture help) or "off"."""
     if level == "full":

@@ -1,9 +1,11 @@
 """The game journal: every committed move on disk before anyone hears of it.
 
-JSON lines, one record per event, appended and fsync'd, so a power cut loses
-nothing that was announced. A torn last line (power lost mid-write) is ignored
-on reading. The journal holds the current game only; when a game ends (or is
-abandoned for a new one) its PDN goes to the games folder.
+JSON lines, one record per event (the game's header with its variant, start
+position and players; moves; takebacks; other players; the end), appended and
+fsync'd, so a power cut loses nothing that was announced. A torn last line
+(power lost mid-write) is ignored on reading. The journal holds the current
+game only; when a game ends (or is abandoned for a new one) its PDN goes to
+the games folder.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from host.players import players_or_none
 
 
 @dataclass
@@ -26,6 +30,9 @@ class JournalGame:
     moves: list[dict[str, Any]] = field(default_factory=list)
     result: str | None = None
     reason: str | None = None
+    #: who plays each side (host/players.py) as last recorded; None in a journal written
+    #: before players were kept (the config's players then count)
+    players: dict[str, str] | None = None
 
     @property
     def finished(self) -> bool:
@@ -51,15 +58,24 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
 
-    def start(self, variant: str, start_fen: str, started: str | None = None) -> None:
-        """Begin a new game: atomically replace the file with a fresh header."""
+    def start(
+        self,
+        variant: str,
+        start_fen: str,
+        started: str | None = None,
+        players: dict[str, str] | None = None,
+    ) -> None:
+        """Begin a new game: atomically replace the file with a fresh header (with who
+        plays each side, so a resumed game is played by the same players)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        header = {
+        header: dict[str, Any] = {
             "type": "game",
             "variant": variant,
             "fen": start_fen,
             "started": started or datetime.now().isoformat(timespec="seconds"),
         }
+        if players is not None:
+            header["players"] = dict(players)
         tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(header) + "\n")
@@ -89,6 +105,10 @@ class Journal:
             }
         )
 
+    def players(self, players: dict[str, str]) -> None:
+        """Other players from here on (the board's level square, the page)."""
+        self._append({"type": "players", "players": dict(players)})
+
     def takeback(self, ply: int) -> None:
         self._append({"type": "takeback", "ply": ply})
 
@@ -101,7 +121,7 @@ class Journal:
         record = self.read()
         if record is None:
             return
-        self.start(record.variant, record.start_fen, record.started)
+        self.start(record.variant, record.start_fen, record.started, record.players)
         for entry in record.moves:
             self.move(
                 entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
@@ -125,6 +145,7 @@ class Journal:
             kind = record.get("type")
             if kind == "game":
                 game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
+                game.players = players_or_none(record.get("players"))
             elif game is None:
                 continue
             elif kind == "move":
@@ -133,6 +154,8 @@ class Journal:
                 # A takeback after the end (a physical one, from the board) opens the game again.
                 game.moves.pop()
                 game.result = game.reason = None
+            elif kind == "players":
+                game.players = players_or_none(record.get("players")) or game.players
             elif kind == "end":
                 game.result, game.reason = record.get("result"), record.get("reason")
         return game

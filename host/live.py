@@ -63,11 +63,14 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Hands:
     """One simulated hand action: `lift` or `place` on a square (variant numbering);
-    `piece` says what a placing hand holds ("W", "B", "WK", "BK"), when it knows."""
+    `piece` says what a placing hand holds ("W", "B", "WK", "BK"), when it knows.
+    `hold` (with a lift): the piece stays in the page's hand, so it goes back if the
+    page disappears; `drop`: the hand let go of it off the board (no switch changes)."""
 
     action: str
     square: int
     piece: str | None = None
+    hold: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,12 +141,19 @@ class Runtime:
         ]
         return state
 
+    def piece_on(self, square: int) -> str | None:
+        """The piece standing on `square` as drawn ("W", "B", "WK", "BK"), or None."""
+        return self.tracker.pieces(self.session.game.position).get(square)
+
     # -- controls ------------------------------------------------------------------------
 
     async def hands(self, hands: Hands) -> None:
         """Do one simulated hand action and return once the board's scans have seen it."""
         board = self.board
         try:
+            if hands.action == "drop":  # only the page's hand changes: no switch does
+                board.refuse_if_real()
+                return
             if hands.action == "lift":
                 board.lift(hands.square)
             else:

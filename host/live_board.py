@@ -119,12 +119,16 @@ class LiveBoard:
 
     # -- simulated hands ----------------------------------------------------------------
 
-    @property
-    def mock(self) -> MockBoard:
+    def refuse_if_real(self) -> None:
+        """Simulated hands are for the simulator only: a real board refuses them."""
         if not self.simulated:
             raise HandsRefused(
                 "this is a real board: move its pieces by hand (simulated hands are refused)"
             )
+
+    @property
+    def mock(self) -> MockBoard:
+        self.refuse_if_real()
         backend = self.board.backend
         assert isinstance(backend, MockBoard)
         return backend

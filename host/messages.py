@@ -24,9 +24,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
-        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves} lances). "
+        "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
-        "unfinished-saved": "O jogo interrompido de {variant} ({moves} lances) foi guardado "
+        "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
         "sem resultado. Começa um jogo novo.",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
@@ -40,6 +40,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer-move": "O computador joga {move} pelas {side}. Faça o lance aceso.",
         "computer-move-again": "Esse não é o lance do computador. Volte a posição e jogue {move}.",
         "hint": "Dica: {move}.",
+        "hint-refused": "Sem dica: é a vez do computador. Faça o lance aceso, {move}.",
+        "hint-refused-thinking": "Sem dica: o computador está pensando no lance dele.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -58,9 +60,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
-        "resume-offer": "An unfinished game of {variant} was found ({moves} moves). "
+        "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
-        "unfinished-saved": "The unfinished game of {variant} ({moves} moves) was saved "
+        "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "
         "without a result. A new game begins.",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
@@ -75,8 +77,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "computer-move-again": "That is not the computer's move. Put the position back and "
         "play {move}.",
         "hint": "Hint: {move}.",
+        "hint-refused": "No hint: it is the computer's turn. Carry out its lit move, {move}.",
+        "hint-refused-thinking": "No hint: the computer is thinking about its move.",
     },
 }
+
+#: what `run` prints on its console at start-up (not announcements: never spoken)
+CONSOLE: dict[str, dict[str, str]] = {
+    "pt-BR": {
+        "page": "Página do tabuleiro: {url}",
+        "token": "Os controles pedem o código {token} (o endereço acima já o leva).",
+        "commands": "Comandos: {words} (em inglês: {other})",
+    },
+    "en": {
+        "page": "The board's page: {url}",
+        "token": "Controls need the token {token} (the address above carries it).",
+        "commands": "Commands: {words} (in Portuguese: {other})",
+    },
+}
+
+
+def console_line(language: str, kind: str, **params: object) -> str:
+    """A start-up line for the console in `language` (English for an unknown one)."""
+    return CONSOLE.get(language, CONSOLE["en"])[kind].format(**params)
+
 
 #: typed command words in either language -> action (the terminal game and `run`'s console)
 COMMAND_WORDS: dict[str, str] = {
@@ -150,6 +174,10 @@ REASONS = {
 }
 
 
+#: the word for a game's moves, one and many ("{moves}" in a sentence is a count)
+MOVE_WORDS: dict[str, tuple[str, str]] = {"pt-BR": ("lance", "lances"), "en": ("move", "moves")}
+
+
 def render(language: str, kind: str, params: dict[str, object]) -> str:
     """The sentence for `kind` in `language`, with sides and reasons translated."""
     table = MESSAGES.get(language, MESSAGES["en"])
@@ -164,6 +192,10 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     reason = values.get("reason")
     if isinstance(reason, str):
         values["reason"] = REASONS[language].get(reason, reason)
+    count = values.get("moves")
+    if isinstance(count, int):  # a count of a game's moves: "1 move", "12 lances"
+        one, many = MOVE_WORDS.get(language, MOVE_WORDS["en"])
+        values["moves"] = f"{count} {one if count == 1 else many}"
     template = table.get(kind, kind)
     try:
         return template.format(**values)

@@ -67,6 +67,25 @@ def with_level(players: Mapping[str, str], level: int) -> dict[str, str]:
     return {side: chosen if side in computer_sides else HUMAN for side in SIDES}
 
 
+def resolved(players: Mapping[str, str], default_level: int) -> dict[str, str]:
+    """The players with plain `computer` spelt at its level (`computer:N`): what the journal
+    keeps, so a resumed game is played at the level it began with even if the configured
+    `computer_level` changed meanwhile."""
+    levels = computer_levels(players, default_level)
+    return {side: f"{COMPUTER}:{levels[side]}" if side in levels else HUMAN for side in SIDES}
+
+
+def players_or_none(data: object) -> dict[str, str] | None:
+    """`{"W": ..., "B": ...}` read back from a file, checked; None if it is missing or
+    not both sides' players (an old journal, or a damaged one: the config's then count)."""
+    if not isinstance(data, dict) or set(data) != set(SIDES):
+        return None
+    try:
+        return {side: parse_player(data[side]) for side in SIDES}
+    except PlayerError:
+        return None
+
+
 def pdn_tags(players: Mapping[str, str], default_level: int) -> dict[str, str]:
     """The saved game's White/Black tags for the sides the computer plays."""
     names = {"W": "White", "B": "Black"}

@@ -34,7 +34,7 @@ from host.gestures import GestureDetector, GestureEvent
 from host.hints import Hint, colour_frame
 from host.journal import Journal, JournalGame, result_text
 from host.messages import COMMAND_WORDS
-from host.players import computer_levels, pdn_tags, with_level
+from host.players import computer_levels, pdn_tags, resolved, with_level
 from host.recogniser import Event, Recogniser
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
@@ -102,6 +102,8 @@ class Session:
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
+            if record.players is not None:  # the game's own players, not the config's
+                self.players = dict(record.players)
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
@@ -116,7 +118,7 @@ class Session:
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(game.variant.name, game.fen(), self.started)
+            self.journal.start(game.variant.name, game.fen(), self.started, self._recorded())
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
@@ -257,13 +259,15 @@ class Session:
         self._redraw(now)
 
     def set_players(self, now: float, players: dict[str, str], *, tell: bool = True) -> None:
-        """Who plays each side from now on (checked words, host/players.py); `tell=False`
-        when a new game follows at once and tells the watchers itself."""
+        """Who plays each side from now on (checked words, host/players.py), kept in the
+        journal so a resumed game goes on with them; `tell=False` when a new game follows
+        at once and records them and tells the watchers itself."""
         if players != self.players:
             self.players = dict(players)
             if self.gestures is not None:  # the level square counts on from here
                 self.gestures.level = self.computer_level()
-            if tell:
+            if tell:  # else the new game's journal header records them
+                self.journal.players(self._recorded())
                 self._publish_settings(now)
 
     def allow_only(self, now: float, moves: list[Move] | None) -> None:
@@ -405,18 +409,26 @@ class Session:
         record = self.journal.read()
         if record is None:
             return None
-        return save_game(record, result, self.config.games_dir, self.tags())
+        # the players that game was played by (the next game's may be set already)
+        tags = self.tags(record.players)
+        return save_game(record, result, self.config.games_dir, tags)
 
-    def tags(self) -> dict[str, str]:
-        """The saved game's extra PDN tags: the computer's sides, then a club's pairings."""
-        return {**pdn_tags(self.players, self.config.computer_level), **self.game_tags}
+    def tags(self, players: dict[str, str] | None = None) -> dict[str, str]:
+        """The saved game's extra PDN tags: the computer's sides (`players`, by default
+        the current ones), then a club's pairings."""
+        sides = pdn_tags(players or self.players, self.config.computer_level)
+        return {**sides, **self.game_tags}
+
+    def _recorded(self) -> dict[str, str]:
+        """The players as the journal keeps them (plain `computer` at its level)."""
+        return resolved(self.players, self.config.computer_level)
 
     def _new_game(self) -> None:
         record = self.journal.read()
         if record is not None and not record.finished and record.moves:
             self._save("*")  # the abandoned game is kept, unfinished
         self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(self.variant.name, self.game.fen(), self.started)
+        self.journal.start(self.variant.name, self.game.fen(), self.started, self._recorded())
 
     # -- board commands (host/gestures.py) ---------------------------------------------
 

@@ -28,6 +28,7 @@ from host.config import Config, add_config_argument, add_setting_flags, flag_val
 from host.errors import UserError
 from host.games import resumable_game, variant_to_play
 from host.logs import RecentProblems, setup_logging
+from host.messages import console_line
 from host.session import COMANDOS, COMMANDS, Session
 from host.speech import VOICES, Speaker
 from host.stream import run_stream
@@ -85,12 +86,32 @@ def run(args: argparse.Namespace) -> int:
             session = Session(
                 config, announcer, resume=not args.new, insist_variant=explicit, start=start
             )
+            _players_from_flags(session, config, args, 0.0)
             _stream(session, config, args.events)
             return 0
         return asyncio.run(_live(config, announcer, args, speaker, start, problems, explicit))
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def _players_from_flags(
+    session: Session, config: Config, args: argparse.Namespace, now: float
+) -> None:
+    """`--white`/`--black` on this command line win over a resumed game's own players.
+
+    A resumed game keeps the players its journal recorded (a config file's
+    players are only the default for new games), but a side named on the
+    command line is what the person starting the board asked for now: the
+    game goes on with it, and the change is journaled as one made mid-game.
+    """
+    asked = {
+        side: getattr(config, key)
+        for side, key in (("W", "white"), ("B", "black"))
+        if getattr(args, f"setting_{key}", None) is not None
+    }
+    if asked:
+        session.set_players(now, {**session.players, **asked})
 
 
 def _stream(session: Session, config: Config, events: str) -> None:
@@ -180,6 +201,7 @@ async def _live(
             occupied=occupied,
             start=start,
         )
+        _players_from_flags(session, config, args, time.monotonic())
         if speaker is not None:
             session.subscribe(_voice_follows_language(speaker))
         runtime = Runtime(session, board)
@@ -196,7 +218,7 @@ async def _live(
                 "ready: %s board, layout %s, %s", config.board, board.layout_name, variant.name
             )
             if sys.stdin is not None and sys.stdin.isatty():
-                print(f"Commands: {', '.join(COMMANDS)} ({', '.join(COMANDOS)})", flush=True)
+                print(_commands_line(config.language), flush=True)
             await runtime.run()
     finally:
         board.close()
@@ -221,9 +243,15 @@ async def _serve_page(
     _, port = await server.start()
     runtime.add_service(server.stop)
     url = page_url(listen, port, token)
-    print_address(url, token)
+    print_address(url, token, language=runtime.session.language)
     if open_page:
         open_browser(url)
+
+
+def _commands_line(language: str) -> str:
+    """The typed commands, in the board's language first (both are understood)."""
+    ours, other = (COMANDOS, COMMANDS) if language == "pt-BR" else (COMMANDS, COMANDOS)
+    return console_line(language, "commands", words=", ".join(ours), other=", ".join(other))
 
 
 def _voice_follows_language(speaker: Speaker) -> Callable[[Update], None]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from host.errors import UserError
+from host.messages import console_line
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 
@@ -92,13 +93,16 @@ def lan_address() -> str | None:
     return None
 
 
-def print_address(url: str, token: str | None, out: TextIO | None = None) -> None:
-    """Tell the console where the page is; with a token, also as a QR code for a phone."""
+def print_address(
+    url: str, token: str | None, out: TextIO | None = None, *, language: str = "en"
+) -> None:
+    """Tell the console where the page is, in the board's language; with a token, also
+    as a QR code for a phone."""
     out = out or sys.stdout
-    print(f"The board's page: {url}", file=out, flush=True)
+    print(console_line(language, "page", url=url), file=out, flush=True)
     if token is None:
         return
-    print(f"Controls need the token {token} (the address above carries it).", file=out)
+    print(console_line(language, "token", token=token), file=out)
     try:
         import segno
     except ModuleNotFoundError:

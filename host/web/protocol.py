@@ -61,19 +61,27 @@ def _short(value: object) -> str:
 
 
 def parse_hands(data: dict[str, Any], squares: int) -> Hands:
-    """`{"lift": SQ}` or `{"place": SQ}` (optionally `"piece"` with a place)."""
-    actions = [key for key in ("lift", "place") if key in data]
+    """`{"lift": SQ}` (optionally `"hold": true`: the piece stays in this page's hand),
+    `{"place": SQ}` (optionally `"piece"`: what the hand puts down), or `{"drop": SQ}`
+    (the hand let go of the piece it held from SQ off the board; no switch changes)."""
+    actions = [key for key in ("lift", "place", "drop") if key in data]
     if len(actions) != 1:
-        raise BadRequest('send exactly one of {"lift": SQUARE} or {"place": SQUARE}')
+        raise BadRequest(
+            'send exactly one of {"lift": SQUARE}, {"place": SQUARE} or {"drop": SQUARE}'
+        )
     action = actions[0]
-    _unknown(data, {action, "piece"} if action == "place" else {action})
+    extra = {"lift": {"hold"}, "place": {"piece"}, "drop": set[str]()}[action]
+    _unknown(data, {action, *extra})
     square = data[action]
     if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= squares:
         raise BadRequest(f"{action}: {_short(square)} is not a square of this board (1..{squares})")
     piece = data.get("piece")
     if piece is not None and piece not in PIECES:
         raise BadRequest(f"piece must be one of {', '.join(PIECES)}, not {_short(piece)}")
-    return Hands(action, square, piece)
+    hold = data.get("hold", False)
+    if not isinstance(hold, bool):
+        raise BadRequest(f"hold must be true or false, not {_short(hold)}")
+    return Hands(action, square, piece, hold=hold)
 
 
 def parse_control(data: dict[str, Any]) -> Control:

@@ -17,6 +17,11 @@ elsewhere cannot drive the board through the user's browser.
 Every watcher gets its own writer task that sends the latest state when the
 game changed, so a slow phone skips intermediate states instead of holding up
 the board or the other watchers.
+
+A page's hand that disappears (the socket closes while it holds a piece it lifted with
+`"hold": true`) puts that piece back where it was lifted from, through the same
+lift/place path the hands use, so no other viewer is left with a piece in mid-air.
+Only on the simulator: a real board's pieces are moved by real hands.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import contextlib
 import hmac
 import ipaddress
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -39,9 +45,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from host.bus import Update
 from host.errors import UserError
 from host.journal import pdn_stem
-from host.live import Refused, Runtime
+from host.live import Hands, Refused, Runtime
 from host.web.protocol import MAX_BODY, BadRequest, parse_control, parse_hands, parse_object
 
+log = logging.getLogger(__name__)
 STATIC = resources.files("host.web") / "static"
 #: a socket message larger than this is not even read (aiohttp closes with 1009)
 MAX_SOCKET_MESSAGE = 64 * 1024
@@ -89,17 +96,33 @@ def _bearer(header: str | None) -> str | None:
     return None
 
 
+def _follow_hand(watcher: Watcher, action: Hands, piece: str | None) -> None:
+    """What the page's hand holds after `action`: a piece lifted with `hold` until it is
+    put down (anywhere) or dropped; a lift without `hold` (a captured piece taken off by
+    the other hand) leaves the held piece in the hand."""
+    if action.action == "lift" and action.hold:
+        watcher.holding = Hands("place", action.square, piece)
+    elif action.action == "place" or (
+        action.action == "drop"
+        and watcher.holding is not None
+        and watcher.holding.square == action.square
+    ):
+        watcher.holding = None
+
+
 def _error(status: int, reason: str) -> web.Response:
     return web.json_response({"error": reason}, status=status, headers=SECURITY_HEADERS)
 
 
 @dataclass(eq=False)
 class Watcher:
-    """One open socket: whether it may control, and a flag its writer waits on."""
+    """One open socket: whether it may control, a flag its writer waits on, and the
+    piece its page's hand holds (the place that puts it back where it was lifted)."""
 
     socket: web.WebSocketResponse
     control: bool
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    holding: Hands | None = None
 
 
 class WebServer:
@@ -113,6 +136,8 @@ class WebServer:
         self.watchers: set[Watcher] = set()
         self._state_text: str | None = None
         self._runner: web.AppRunner | None = None
+        self._stopping = False
+        self._putting_back: set[asyncio.Task[None]] = set()
         self._unsubscribe = runtime.subscribe(self._changed)
         self.app = self._make_app()
 
@@ -136,6 +161,7 @@ class WebServer:
         return str(bound[0]), int(bound[1])
 
     async def stop(self) -> None:
+        self._stopping = True
         self._unsubscribe()
         for watcher in list(self.watchers):
             with contextlib.suppress(Exception):
@@ -164,6 +190,9 @@ class WebServer:
         return state
 
     def _changed(self, update: Update) -> None:
+        if update.kind == "new-game":  # the pieces were set up afresh: no hand holds one
+            for watcher in self.watchers:
+                watcher.holding = None
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -273,12 +302,35 @@ class WebServer:
             return _error(error.status, str(error))
         return web.json_response(self.state(), headers=SECURITY_HEADERS)
 
-    async def _obey(self, data: dict[str, Any], *, hands: bool) -> None:
+    async def _obey(
+        self, data: dict[str, Any], *, hands: bool, watcher: Watcher | None = None
+    ) -> None:
         runtime = self.runtime
-        if hands:
-            await runtime.hands(parse_hands(data, runtime.session.variant.num_squares))
-        else:
+        if not hands:
             runtime.control(parse_control(data))
+            return
+        action = parse_hands(data, runtime.session.variant.num_squares)
+        piece = runtime.piece_on(action.square)
+        await runtime.hands(action)
+        if watcher is not None:
+            _follow_hand(watcher, action, piece)
+
+    def _hand_gone(self, watcher: Watcher) -> None:
+        """The page holding a piece has gone: the piece goes back where it was lifted."""
+        held, watcher.holding = watcher.holding, None
+        if held is None or self._stopping or not self.runtime.simulated:
+            return
+
+        async def put_back() -> None:
+            try:
+                await self.runtime.hands(held)
+            except Refused as error:  # the square was filled meanwhile: it stays off
+                log.info("a closed page's piece could not go back to %s: %s",
+                         held.square, error)
+
+        task = asyncio.create_task(put_back())
+        self._putting_back.add(task)
+        task.add_done_callback(self._putting_back.discard)
 
     # -- the socket ----------------------------------------------------------------------
 
@@ -310,6 +362,7 @@ class WebServer:
             pass
         finally:
             self.watchers.discard(watcher)
+            self._hand_gone(watcher)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
@@ -341,7 +394,7 @@ class WebServer:
                 raise BadRequest(f"{kinds[0]} must be a JSON object")
             if not watcher.control:
                 raise Refused("watching only: controls need the token shown at start-up", 403)
-            await self._obey(body, hands=kinds[0] == "hands")
+            await self._obey(body, hands=kinds[0] == "hands", watcher=watcher)
         except (BadRequest, Refused) as error:
             reply = {"type": "error", "id": reply["id"], "error": str(error)}
         with contextlib.suppress(ConnectionError, RuntimeError):

@@ -381,3 +381,75 @@ def test_a_hint_asked_with_the_spare_piece_is_lit_while_the_piece_still_stands(
         await task
 
     asyncio.run(play())
+
+
+@pytest.mark.parametrize(
+    ("language", "refusal"),
+    [("en", "No hint: it is the computer's turn. Carry out its lit move, {move}."),
+     ("pt-BR", "Sem dica: é a vez do computador. Faça o lance aceso, {move}.")],
+)
+def test_a_hint_chosen_on_the_board_on_the_computers_turn_is_said_and_its_move_blinks(
+    tmp_path: Path, language: str, refusal: str
+) -> None:
+    runtime = runtime_for(tmp_path, black="computer:1")
+    session = runtime.session
+    session.set_language(0.0, language)
+    session.config = session.config.with_overrides(gesture_hold=0.5)
+    session.gestures = session._gesture_detector(session.variant)  # noqa: SLF001 - hold 0.5 s
+
+    async def play() -> None:
+        task = await running(runtime)
+        computer = runtime.computer
+        assert computer is not None
+        await carry_out(runtime, session.game.position.parse_move("c3-d4"))
+        move = await computer_move(runtime)
+        text = session.game.position.move_text(move)
+        assert not runtime.state()["blink"]  # lit steadily while it waits for a hand
+        await runtime.hands(Hands("place", 15, piece="W"))  # the spare piece: the menu
+        await until(lambda: "hint" in runtime.state()["leds"].values())
+        square = next(int(sq) for sq, role in runtime.state()["leds"].items() if role == "hint")
+        await runtime.hands(Hands("lift", 15))
+        await runtime.hands(Hands("place", square, piece="W"))
+        await until(lambda: said(runtime, "hint-refused"))
+        assert said(runtime, "hint-refused") == [refusal.format(move=text)]
+        assert not said(runtime, "hint")  # no search was asked for
+        # after the chosen square's confirmation, the computer's move blinks: what to do
+        lit = {move.origin, *move.path}
+        await until(lambda: lit <= set(runtime.state()["blink"]), timeout=5)
+        state = runtime.state()
+        assert state["leds"][str(move.origin)] == "move-from"
+        assert state["leds"][str(move.destination)] == "destination"
+        assert state["computer"]["hint"] is None and state["computer"]["move"]["text"] == text
+        await runtime.hands(Hands("lift", square))  # the spare piece off: still the same
+        # then the blinking stops by itself, the move still lit, still the only one allowed
+        await until(lambda: not runtime.state()["blink"], timeout=10)
+        assert runtime.state()["leds"][str(move.origin)] == "move-from"
+        assert list(session.recogniser.allowed or []) == [move]
+        await carry_out(runtime, move)
+        await until(lambda: len(session.game.moves) == 2)
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
+
+
+def test_a_hint_asked_on_the_board_while_the_computer_thinks_is_said_and_not_searched(
+    tmp_path: Path,
+) -> None:
+    runtime = runtime_for(tmp_path)
+    session = runtime.session
+    late = LateOpponent()  # never answers unless told
+    computer = ComputerPlayer(session, lambda: late, post=lambda deliver: deliver(),
+                              clock=lambda: 5.0)
+    start = session.game.position
+    human = start.parse_move("c3-d4")
+    session.observe(1.0, start.occupied() - {human.origin})
+    session.observe(1.1, final(start, human))
+    session.observe(1.1 + SETTLE + 0.01, final(start, human))
+    assert computer.thinking and len(late.callbacks) == 1
+    before = session.hint
+    session.bus.publish("hint-request", 2.0)  # what the board's menu does
+    assert said(runtime, "hint-refused-thinking") == [
+        "No hint: the computer is thinking about its move."]
+    assert len(late.callbacks) == 1 and computer.thinking  # its own search goes on
+    assert session.hint == before

@@ -34,7 +34,7 @@ def test_without_a_variant_flag_the_journal_s_game_is_resumed_and_named(tmp_path
     session = Session(chosen, announcer)
     assert session.variant.name == "brazilian" and len(session.game.moves) == 1
     assert announcer.history[0].text.startswith(
-        "An unfinished game of Brazilian draughts was found (1 moves)."
+        "An unfinished game of Brazilian draughts was found (1 move)."
     )
     assert variant_to_play(cfg, explicit=True).variant == "russian"
     assert variant_to_play(cfg, explicit=False, resume=False).variant == "russian"
@@ -49,7 +49,7 @@ def test_a_different_variant_asked_for_saves_the_old_game_and_starts_anew(tmp_pa
     text = saved.read_text()
     assert '[Result "*"]' in text and "c3-b4" in text
     assert announcer.history[0].kind == "unfinished-saved"
-    assert "damas brasileiras (1 lances)" in announcer.history[0].text
+    assert "damas brasileiras (1 lance)" in announcer.history[0].text
     assert Journal(cfg.journal).read().variant == "russian"
 
 
@@ -87,7 +87,7 @@ def test_run_says_it_when_the_variant_flag_differs(tmp_path: Path) -> None:
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "The unfinished game of Brazilian draughts (1 moves) was saved" in result.stdout
+    assert "The unfinished game of Brazilian draughts (1 move) was saved" in result.stdout
 
 
 def test_a_game_with_no_move_is_replaced_silently(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ def test_a_service_keeps_running_and_stops_cleanly_on_a_signal(
         cwd=ROOT, env=environment(tmp_path), timeout=60,
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert "An unfinished game of Brazilian draughts was found (1 moves)" in again.stdout
+    assert "An unfinished game of Brazilian draughts was found (1 move)" in again.stdout
     assert "Game resumed. Black to move." in again.stdout
 
 
@@ -154,7 +154,7 @@ def test_typed_commands_are_read_from_a_terminal_in_either_language(
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, out
-    assert "Commands: takeback, new, resign, draw, quit (desfazer, nova, desistir" in out
+    assert "Commands: takeback, new, resign, draw, quit (in Portuguese: desfazer, nova" in out
     assert said in out and "unknown command" not in out
     if "nova" in words:
         assert "New Brazilian draughts game. White to move." in out

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from host.messages import CONSOLE
 from tests.tools import need_tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: how the server's start-up line naming the page begins, in each language
+PAGE_LINES = tuple(lines["page"].split("{")[0] for lines in CONSOLE.values())
 #: set by `make screenshots`: the folder the README's screenshots are written to
 SCREENSHOTS = os.environ.get("DRAUGHTSBOARD_SCREENSHOTS")
 
@@ -104,7 +107,7 @@ class BoardServer:
                 break
             if line is None:
                 break
-            if line.startswith("The board's page: "):
+            if line.startswith(PAGE_LINES):  # in the board's language
                 self.url = line.split(": ", 1)[1].strip()
                 return self
         self.stop(check=False)

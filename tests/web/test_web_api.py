@@ -127,6 +127,8 @@ def test_malformed_bodies_get_400_with_one_line_and_change_nothing(server: Board
         b'{"lift": "22"}', b'{"lift": true}', b'{"lift": 0}', b'{"lift": 33}', b'{"lift": 2.5}',
         b'{"lift": 22, "extra": 1}', b'{"place": 18, "piece": "Q"}', b'{"lift": 22, "piece": "W"}',
         b'{"lift": null}', b"\xff\xfe", b'{"lift": 1e400}', b"[" * 3000,
+        b'{"lift": 22, "hold": 1}', b'{"place": 18, "hold": true}', b'{"drop": 22, "piece": "W"}',
+        b'{"drop": 22, "lift": 22}', b'{"drop": "22"}',
     ]
     bad_controls = [
         b'{"command": "explode"}', b'{"command": "new", "variant": "chess"}', b"{}",
@@ -228,3 +230,14 @@ def test_a_new_game_from_a_position_sets_those_pieces_up(server: BoardServer) ->
     assert server.state()["fen"] == before["fen"]
     status, text = server.request("GET", "/api/pdn")
     assert '[FEN "B:WK29,31:B1,2"]' in text  # the game says where it started
+
+
+def test_the_start_up_lines_follow_the_boards_language(tmp_path: Path) -> None:
+    board = BoardServer(tmp_path / "pt", "--board", "sim", "--new", language="pt-BR").start()
+    try:
+        printed = board.read_output()
+        assert f"Página do tabuleiro: {board.url}" in printed
+        assert "The board's page" not in printed
+        assert board.state()["language"] == "pt-BR"
+    finally:
+        board.stop()

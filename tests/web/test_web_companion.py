@@ -80,6 +80,8 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
         assert state["occupied"] == sorted(variant.initial_position().occupied())
         status, answer = board.hands(lift=22)
         assert status == 409 and "real board" in answer["error"]
+        status, answer = board.hands(drop=22)  # a page's hand letting go: refused too
+        assert status == 409 and "real board" in answer["error"]
         playable = {v["name"] for v in state["variants"] if v["playable"]}
         assert "international" not in playable and "portuguese" in playable
         status, answer = board.control(command="new", variant="international")

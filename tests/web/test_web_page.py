@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import BoardServer, journal_with, screenshot
 
 from engine import Game, Position, get_variant
@@ -293,6 +294,7 @@ def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer
     expect(page.locator("#btn-play-computer")).to_be_visible(timeout=SLOW)
     move = server.state()["computer"]["move"]
     expect(page.locator("#computer-text")).to_contain_text(move["text"])
+    expect(page.locator("#latest")).to_be_hidden()  # the move is said once, not twice
     expect(square(page, move["from"])).to_have_attribute("data-led", "move-from")
     expect(square(page, move["to"])).to_have_attribute("data-led", "destination")
     screenshot(page, "computer")
@@ -306,3 +308,91 @@ def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer
     assert any("Hint: " in text for text in server.state()["announcements"])
     pdn = server.request("GET", "/api/pdn")[1]
     assert '[Black "Computer (level 1)"]' in pdn
+
+
+# -- layout: stable while the hands work, deliberate on a phone ----------------------
+
+BOXES = """(selectors) => Object.fromEntries(selectors.map((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return [s, [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]];
+}))"""
+
+# WCAG 2 contrast of an element's text against the first opaque background behind it.
+CONTRAST = """(selector) => {
+  const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const c = [r, g, b].map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const element = document.querySelector(selector);
+  let back = element;
+  while (back && getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)") {
+    back = back.parentElement;
+  }
+  const a = lum(rgb(getComputedStyle(element).color));
+  const b = lum(rgb(getComputedStyle(back || document.body).backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+LAYOUTS = [({"width": 1280, "height": 900}, False), ({"width": 1280, "height": 700}, False),
+           ({"width": 390, "height": 844}, True), ({"width": 360, "height": 740}, True)]
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en"])
+@pytest.mark.parametrize(("viewport", "phone"), LAYOUTS)
+def test_lifting_a_piece_does_not_move_the_board_or_the_tray(
+    browser, server: BoardServer, viewport, phone, language
+) -> None:
+    server.control(command="language", language=language)
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    try:
+        open_board(page, server)
+        watched = ["#board", "#tray", ".tray-row", "#hand-note", "#status-card"]
+        before = page.evaluate(BOXES, watched)
+        square(page, 22).click()  # lifted: the piece is in the hand
+        expect(page.locator("#hand-note")).to_have_attribute("data-holding", "true")
+        expect(square(page, 17)).to_have_attribute("data-led", "destination", timeout=SLOW)
+        held = page.evaluate(BOXES, watched)
+        for selector in ("#board", "#tray", ".tray-row", "#hand-note"):
+            assert held[selector] == before[selector], (selector, before, held)
+        assert held["#status-card"][:3] == before["#status-card"][:3]  # it may only grow down
+        square(page, 17).click()
+        expect(page.locator("#hand-note")).to_have_attribute("data-holding", "false")
+        assert page.evaluate(BOXES, ["#board", "#tray"]) == {
+            key: before[key] for key in ("#board", "#tray")}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en"])
+@pytest.mark.parametrize("width", [390, 360])
+def test_a_phone_shows_the_name_the_whole_variant_and_one_row_of_spare_pieces(
+    browser, server: BoardServer, width: int, language: str
+) -> None:
+    server.control(command="language", language=language)
+    context = browser.new_context(viewport={"width": width, "height": 844},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_board(page, server)
+        expect(page.locator(".brand-name")).to_be_visible()
+        boxes = page.evaluate(BOXES, [".brand-name", ".badges", "#variant-name", "#tray"])
+        for selector, (x, _, w, _) in boxes.items():
+            assert x >= 0 and x + w <= width, (selector, boxes)
+        name, badges = boxes[".brand-name"], boxes[".badges"]
+        assert name[0] + name[2] <= badges[0]  # side by side, not on top of each other
+        variant = page.locator("#variant-name")
+        assert variant.evaluate("e => e.scrollWidth <= e.clientWidth")  # not cut short
+        tops = page.eval_on_selector_all(
+            "[data-tray]", "els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, tops  # the spare pieces on one row
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for selector in ("#variant-name", ".brand-name", ".tray-label", "#hand-note",
+                         "#turn-text", "#latest"):
+            assert page.evaluate(CONTRAST, selector) >= 4.5, selector  # readable in sunlight
+    finally:
+        context.close()

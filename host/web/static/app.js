@@ -26,13 +26,18 @@
   let spoken = null; // how many announcements this page has already heard
 
   const board = new BoardView($("board"), $("ghost"), {
-    lift: (square) => send("hands", { lift: square }),
+    lift: (square, hold) => send("hands", hold ? { lift: square, hold: true } : { lift: square }),
     place: (square, piece) => send("hands", piece ? { place: square, piece } : { place: square }),
+    drop: (square) => send("hands", { drop: square }),
   });
-  board.onHandChange = (hand) => {
-    $("hand-note").textContent = hand ? say(language(), "hand") : "";
-    $("hand-note").hidden = !hand;
-  };
+  // The note under the tray always holds a line (what the tray is for, or what the hand
+  // holds), so lifting a piece never moves the page.
+  board.onHandChange = () => renderHandNote();
+  function renderHandNote() {
+    const holding = Boolean(board.hand);
+    $("hand-note").textContent = say(language(), holding ? "hand" : "tray-help");
+    $("hand-note").dataset.holding = String(holding);
+  }
 
   function language() {
     return (state && state.language) || "pt-BR";
@@ -49,6 +54,7 @@
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       setLink("offline");
+      board.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
       for (const resolve of waiting.values()) resolve({ type: "error", error: "connection lost" });
       waiting.clear();
       setTimeout(connect, retry);
@@ -111,6 +117,7 @@
     const simulated = state.mode === "sim";
     board.render(state, simulated && mayControl);
     $("tray").hidden = !(simulated && mayControl);
+    renderHandNote();
     $("variant-name").textContent = capitalise(state.variant_name);
     $("mode-badge").textContent = say(lang, simulated ? "sim" : "companion");
     $("watch-badge").hidden = mayControl;
@@ -180,6 +187,9 @@
     }
     $("computer-text").textContent = text;
     $("computer-line").hidden = !text || Boolean(state.outcome);
+    // The same move announced just now is said once, here, beside its button.
+    const shown = move || (computer && computer.hint);
+    if (text && shown && $("latest").textContent.includes(shown.text)) $("latest").hidden = true;
     $("btn-play-computer").hidden = !(move && simulated && mayControl);
     $("btn-hint").hidden = !computer;
   }

@@ -24,7 +24,10 @@ class BoardView {
   constructor(root, ghost, hands) {
     this.root = root;
     this.ghost = ghost;
-    this.hands = hands; // {lift(square), place(square, piece)} -> Promise
+    // {lift(square, hold), place(square, piece), drop(square)} -> Promise. A piece lifted
+    // with hold stays in this page's hand: if the page goes away the host puts it back;
+    // drop says the hand let go of it off the board (it fell, or was taken off).
+    this.hands = hands;
     this.cells = new Map(); // square -> element
     this.key = "";
     this.state = null;
@@ -170,8 +173,10 @@ class BoardView {
         // Another piece of the same colour: the held one goes back first.
         if (hand.from !== null && !this.pieceOn(hand.from)) {
           this.hands.place(hand.from, hand.piece);
+          this.dropHand();
+        } else {
+          this.letGo();
         }
-        this.dropHand();
         this.pickUp(square, piece, event);
       }
       return;
@@ -183,7 +188,7 @@ class BoardView {
     const takeOff = role === "remove" || piece[0] !== this.state.turn;
     this.pickUp(square, piece, event);
     if (!event || event.pointerId === undefined) {
-      if (takeOff) this.dropHand();
+      if (takeOff) this.letGo();
     } else if (this.press) {
       this.press.takeOff = takeOff;
     }
@@ -193,7 +198,7 @@ class BoardView {
     this.hand = { piece, from: square };
     const cell = this.cells.get(square);
     if (cell) cell.classList.add("held");
-    this.hands.lift(square);
+    this.hands.lift(square, true);
     this.startPress(event);
     this.showHand();
   }
@@ -202,7 +207,7 @@ class BoardView {
     if (!this.interactive) return;
     event.preventDefault();
     this.pointer = { x: event.clientX, y: event.clientY };
-    this.dropHand();
+    this.letGo();
     this.hand = { piece, from: null };
     this.startPress(event);
     this.showHand();
@@ -227,6 +232,15 @@ class BoardView {
     return this.hands.place(square, king);
   }
 
+  // The hand lets go of its piece off the board (knocked, or a captured piece taken off):
+  // the switches already see the square empty; the host learns the hand is empty.
+  letGo() {
+    const hand = this.hand;
+    this.dropHand();
+    if (hand && hand.from !== null) this.hands.drop(hand.from);
+  }
+
+  // The hand is empty (its piece was put down, or the board was set up afresh).
   dropHand() {
     if (this.hand && this.hand.from !== null) {
       const cell = this.cells.get(this.hand.from);
@@ -254,13 +268,13 @@ class BoardView {
     this.press = null;
     if (!this.hand) return;
     if (!press.moved) {
-      if (press.takeOff) this.dropHand(); // clicked off the board
+      if (press.takeOff) this.letGo(); // clicked off the board
       return; // otherwise a click: the piece stays in the hand
     }
     const square = this.squareAt(event.clientX, event.clientY);
     const hand = this.hand;
     if (square === null) {
-      this.dropHand(); // dropped off the board: the switches no longer see it
+      this.letGo(); // dropped off the board: the switches no longer see it
       return;
     }
     const piece = this.pieceOn(square);
@@ -269,7 +283,7 @@ class BoardView {
     } else if (stacksOn(hand, piece)) {
       this.crown(square, hand.piece);
     } else {
-      this.dropHand(); // onto another piece: it rolls off the board
+      this.letGo(); // onto another piece: it rolls off the board
     }
   }
 
