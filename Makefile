@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BENCH_VENV := .venv-bench
 
-.PHONY: run test bench lint clean screenshots
+.PHONY: run test bench lint clean screenshots soak
 
 # `make run` installs only the game and what it runs on (aiohttp and segno for its
 # page); `make test` adds the developer tools (pytest, hypothesis, ruff, playwright)
@@ -32,6 +32,18 @@ test: $(DEV_STAMP)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+
+# The hand families of issue 7 (tests/host/hands), long: SOAK_STREAMS seeds per family
+# and variant from seed SOAK_FIRST (make test plays seed ci-0 only), first with the
+# setting each stream asks for, then with touch-move forced on. Prints the table of
+# wrong, false, missed and illegal per family; fails if any is not 0.
+SOAK_STREAMS ?= 100
+SOAK_FIRST ?= 1000
+soak: $(DEV_STAMP)
+	cd tests/host && ../../$(BIN)/python -m hands -v \
+		--streams $(SOAK_STREAMS) --first-seed $(SOAK_FIRST)
+	cd tests/host && ../../$(BIN)/python -m hands -v \
+		--streams $(SOAK_STREAMS) --first-seed $(SOAK_FIRST) --touch-move on
 
 # Benchmarks run in their own environment: pydraughts and dame-rs (the draughts
 # engines we compare against) and aiomqtt (the MQTT client we did not choose,

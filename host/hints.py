@@ -1,9 +1,10 @@
 """LED hints: which role each square plays, filtered by the hint level, then coloured.
 
 The recogniser decides *roles* from the same sets it uses to accept moves, so
-what is lit and what is accepted never disagree. This module owns the small
-policy around them: role precedence (one role per square), the hint level,
-the end-of-game patterns, the pairing of squares to put right, and colours.
+what is lit and what is accepted never disagree (host/guidance.py says which
+role each state lights). This module owns the small policy around them: role
+precedence (one role per square), blinking, the hint level, the end-of-game
+patterns, and colours.
 """
 
 from __future__ import annotations
@@ -133,20 +134,3 @@ def end_pattern(
     middle = {size // 2 - 1, size // 2}
     return sorted(sq for sq, (_, r) in coords.items() if r in middle)
 
-
-def correction_pair(
-    missing: Iterable[int], extra: Iterable[int], coords: Mapping[int, tuple[int, int]]
-) -> tuple[list[int], list[int]]:
-    """What to show of a wrong board: when pieces were moved (both missing and extra
-    squares), the closest (take from, put on) pair only; otherwise every difference.
-    Returns (squares to take a piece from, squares to put a piece on)."""
-    missing, extra = sorted(missing), sorted(extra)
-    if not missing or not extra:
-        return extra, missing
-
-    def distance(a: int, b: int) -> int:
-        (fa, ra), (fb, rb) = coords[a], coords[b]
-        return max(abs(fa - fb), abs(ra - rb))
-
-    take, put = min(((e, m) for e in extra for m in missing), key=lambda p: (distance(*p), p))
-    return [take], [put]

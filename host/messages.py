@@ -9,6 +9,8 @@ from __future__ import annotations
 MESSAGES: dict[str, dict[str, str]] = {
     "pt-BR": {
         "move": "Lance das {side}: {move}.",
+        "move-corrected": "Lance corrigido. As {side} jogaram {move}.",
+        "check-colours": "Confira as cores das peças nas casas que piscam.",
         "capture-mandatory": "A captura é obrigatória.",
         "illegal-board": "Tabuleiro incorreto. Corrija as casas acesas.",
         "board-ok": "Tabuleiro correto. O jogo continua.",
@@ -43,6 +45,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "en": {
         "move": "{side} played {move}.",
+        "move-corrected": "Move corrected: {side} played {move}.",
+        "check-colours": "Check the colours of the pieces on the blinking squares.",
         "capture-mandatory": "Capture is mandatory.",
         "illegal-board": "The board is wrong. Put the lit squares right.",
         "board-ok": "The board is right again. Play on.",

@@ -1,76 +1,91 @@
 """The recogniser: sensed occupancy in, committed moves and LED roles out.
 
-Recognition is set matching (docs/play.md). For each turn the legal moves
-define every board a hand can pass through: `expected - {o} - S + L` for S a
-subset of the captured pieces (removed in any order, even before the piece is
-lifted) and L empty or one landing square. A settled board that equals the
-final state of exactly one legal move commits it; an in-progress board lights
-what comes next; anything else is a board to put right after a grace period.
-Time is passed in (`observe(now, occupied)`), never read, so the live session
-and the deterministic replay run the very same code.
+It follows a game through the boards hands produce and commits a move only on
+proof that it was carried out (DESIGN.md section 2, docs/play.md):
 
-No I/O here: the caller journals, announces and draws the returned events.
+- its final board stayed still (host/timing.py: 0.25 s, or 0.55 s when the same
+  board is also on the way to another move);
+- or its piece stands on its destination and the next player has just started
+  (lifted one of their own pieces, or taken off a piece they capture): a fast
+  reply. Captured pieces the mover forgot stay lit `remove` and are followed
+  through the next turns until they come off;
+- or the next player's piece has already landed on a board that only that move
+  and a reply explain.
+
+An opponent's lifted piece is a touch until it goes somewhere: the mover's move
+is read as if it were back. A knock or a touch is never proof. Where the
+evidence fits two moves, nothing is committed and the lights guide.
+
+With touch-move off (home play) a committed move stays open while the same piece
+goes on to another legal result before the opponent acts: it is re-read
+("move-corrected"). Time is passed in (`observe(now, occupied)`), never read, so
+the live session and the deterministic replay run the very same code. No I/O:
+the caller journals, announces and draws the returned events.
+
+This module holds the recogniser's state, its public calls and the set-up of
+each turn. Its work is split by concern into mixins, each in its own module:
+
+- host/recognition_reading.py: which reading of a board holds (the move
+  underway, a touch, a reply, the last move going on), i.e. matching boards
+  to moves over time;
+- host/recognition_timers.py: what is due when the board stays still
+  (commit a settled move, guide an unexplained board, two plies);
+- host/recognition_lights.py: which frame the LEDs show in each state, and
+  the notices that go with it (board right, check the colours, capture alert);
+- host/recognition_moves.py: changing the game (commit, correct, take back)
+  and the events that report it.
+
+Below them: the boards a turn can show in host/turn_boards.py, what the hands
+did this turn and what it proves in host/turn_evidence.py, a move that goes on
+in host/reread.py, which piece stands where in host/piece_identity.py, the
+frames in host/guidance.py, the thresholds in host/timing.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from engine import Game, Move, Outcome
-from host.hints import Hint, HintBuilder, add_move, correction_pair, end_pattern, filter_level
+from engine.position import Piece
+from host.hints import Hint
+from host.piece_identity import PieceTracker
+from host.recognition_events import Event
+from host.recognition_lights import Lights
+from host.recognition_moves import GameChanges
+from host.recognition_reading import BoardReading
+from host.recognition_timers import Timers
+from host.reread import Reopened
+from host.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
+from host.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
+from host.turn_evidence import TurnEvidence
 
-#: a state must last this long (seconds) before it is acted on; under 200 ms is transient
-SETTLE = 0.25
-#: a final state that is also on the way to a longer capture waits this long (< 0.6 s)
-HOLD = 0.55
-#: taking back and starting a new game from the board need a calmer board
-CALM = 0.5
-#: an unrecognised board is left alone this long before guidance starts
-GRACE = 3.0
-EPS = 1e-6
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened, for the session to journal, announce or print."""
-
-    kind: str
-    time: float
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """One way a legal capture path explains the sensed board."""
-
-    move: Move
-    path: tuple[int, ...]
-    removed: frozenset[int]
-    lifted: bool  # the capturing piece has left its origin
-    at: int | None  # index in `path` of the square it stands on, or None if in hand
+__all__ = [
+    "CALM",
+    "GRACE",
+    "HOLD",
+    "SETTLE",
+    "Event",
+    "Progress",
+    "Recogniser",
+    "explain",
+]
 
 
-@dataclass
-class _Turn:
-    """Everything precomputed when a turn starts."""
-
-    expected: frozenset[int]
-    moves: list[Move]
-    paths: list[Move]
-    finals: dict[frozenset[int], list[Move]]
-    must_capture: frozenset[int]
-    destinations: dict[int, frozenset[int]]
-    previous: frozenset[int] | None
-
-
-class Recogniser:
+class Recogniser(BoardReading, Timers, Lights, GameChanges):
     """Follows one game from occupancy snapshots (squares in the variant's numbering)."""
 
-    def __init__(self, game: Game, *, hint_level: str = "full", start: float = 0.0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        hint_level: str = "full",
+        start: float = 0.0,
+        touch_move: bool = False,
+    ) -> None:
         self.game = game
         self.variant = game.variant
         self.hint_level = hint_level
+        #: True: a released piece has moved (FMJD, club play); False: a move that goes on
+        #: before the opponent acts is re-read
+        self.touch_move = touch_move
         self.coords = {
             sq: self.variant.square_coords(sq) for sq in range(1, self.variant.num_squares + 1)
         }
@@ -79,26 +94,42 @@ class Recogniser:
         self.crown: int | None = None
         self._crown_lifted = False
         self.correcting = False
+        #: captured pieces still on the board (forgotten), followed until they come off
+        self.lingering: frozenset[int] = frozenset()
+        self._lingering_pieces: dict[int, Piece] = {}
+        #: squares lit "check the colours" after a correction the switches cannot confirm
+        self.check: frozenset[int] = frozenset()
         self._block: frozenset[int] | None = None
         self._alerted = False
         self._last_move: Move | None = None
-        self._reached: Move | None = None  # the last move whose final board was seen this turn
         #: the only moves accepted this turn (None: every legal move); see `allow_only`
         self.allowed: tuple[Move, ...] | None = None
+        self._reopened: Reopened | None = None
         self.sensed: frozenset[int] = frozenset()
         self.since = start
-        self._state: tuple[str, Any] = ("unknown", None)
+        self.reading: Reading = UNKNOWN
+        self._source = "turn"  # "turn", "reread" (the last move going on) or "reply"
+        #: when the source is "reply": the move whose piece was seen on its destination,
+        #: its captured pieces read as left on the board, and the reply underway on top
+        self._reply: tuple[Move, frozenset[int], Reading] | None = None
         self.hint = Hint()
         #: every frame shown since the caller last drained it (see `drain_frames`)
         self._frames: list[Hint] = []
+        self._lifted_at: dict[int, float] = {}
+        self._placed_at: dict[int, float] = {}
+        self._colour_lifts: dict[str, tuple[float, int]] = {}
         self._new_turn()
         self.sensed = self.turn.expected
+        self.evidence.emptied.clear()
+        self.tracker = PieceTracker(self.game.position.pieces())
+        self.tracker.turn(self.game.position.turn, self.turn.capturable)
         self._evaluate(start, [])
 
     # -- public ----------------------------------------------------------------
 
     @property
     def expected(self) -> frozenset[int]:
+        """The squares the game says are occupied (forgotten captured pieces aside)."""
         return self.turn.expected
 
     def observe(self, now: float, occupied: frozenset[int]) -> list[Event]:
@@ -106,16 +137,34 @@ class Recogniser:
         events: list[Event] = []
         occupied = frozenset(occupied)
         if occupied != self.sensed:
-            done = self._finished_by_reply(occupied)
+            lifted, placed = self.sensed - occupied, occupied - self.sensed
             self.sensed = occupied
             self.since = now
+            for square in lifted:
+                for colour in {p.color if p else None for p in self.tracker.pieces_at(square)}:
+                    for c in (colour,) if colour else ("W", "B"):
+                        self._colour_lifts[c] = (now, square)
+            self.tracker.update(lifted, placed)
+            self.lingering &= occupied  # a forgotten piece taken off is gone for good
             if self._block is not None and occupied != self._block:
                 self._block = None
-            if done is not None:
-                # A fast reply: the next player started before the settle time ran out.
-                self._commit(now, done, events)
-            else:
-                self._evaluate(now, events)
+            if self.check and (lifted | placed) - self.check:
+                self.check = frozenset()  # play goes on: the reminder has done its job
+            self.evidence.record(now, lifted, placed)
+            self._reply_lands(now, placed, events)
+            proved = self._proved_by_reply(now, lifted, placed)
+            if proved is not None:
+                # A fast reply: the next player started before the board settled.
+                move, left = proved
+                missing = self.expected - self.sensed
+                landed = self.evidence.placed_at.get(move.destination, now - BRUSH)
+                if now - landed + EPS >= BRUSH:
+                    self._commit(now, move, events, left=left, acted=missing, by_reply=True)
+                else:
+                    # Its piece touched the square only just now, and a brush on the way
+                    # looks the same for a moment: it counts once the piece has stayed.
+                    self._pending = (move, left, missing, landed + BRUSH)
+            self._evaluate(now, events)
         self._timers(now, events)
         return events
 
@@ -128,19 +177,6 @@ class Recogniser:
     def tick(self, now: float) -> list[Event]:
         """Let time pass with the board unchanged (settle timers)."""
         return self.observe(now, self.sensed)
-
-    def next_deadline(self) -> float | None:
-        """When a timer will fire if the board stays as it is, or None if it is at rest."""
-        kind, info = self._state
-        if self._block == self.sensed:
-            return None
-        if kind == "final":
-            return self.since + (HOLD if info[1] else SETTLE)
-        if kind in ("takeback", "new-game"):
-            return self.since + CALM
-        if kind == "unknown" and not self.correcting and self.outcome is None:
-            return self.since + GRACE
-        return None
 
     def take_back(self, now: float) -> list[Event]:
         """The `takeback` command: undo the last move; the board is then guided back."""
@@ -158,6 +194,9 @@ class Recogniser:
         self.game = game
         self.outcome = None
         self.crown = None
+        self.lingering = frozenset()
+        self._lingering_pieces = {}
+        self.check = frozenset()
         self._last_move = None
         self._new_turn()
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
@@ -168,18 +207,9 @@ class Recogniser:
     def finish(self, now: float, winner: str | None, reason: str) -> list[Event]:
         """End the game by resignation or agreement."""
         self.outcome = Outcome(winner, reason)
+        self._reopened = None
         events = [Event("outcome", now, {"winner": winner, "reason": reason})]
         self._evaluate(now, [])
-        return events
-
-    def set_hint_level(self, now: float, level: str) -> list[Event]:
-        """Show more or less help from now on; the current frame is redrawn at once."""
-        self.hint_level = level
-        events: list[Event] = []
-        if self.correcting and self._state[0] not in ("expected", "progress"):
-            self._show(self._correction_hint())
-        else:
-            self._evaluate(now, events)
         return events
 
     def allow_only(self, now: float, moves: list[Move] | None) -> list[Event]:
@@ -190,35 +220,40 @@ class Recogniser:
         reads as a wrong board and is guided back, and the idle frame lights the
         allowed move (always, whatever the hint level: it is an instruction, not
         help). `None` lifts the restriction; a new turn (a move, a takeback, a new
-        game) lifts it too, so a restriction can never outlive its position."""
+        game) lifts it too, so a restriction can never outlive its position. The
+        last move stays open meanwhile: a piece that goes on is still read again."""
         self.allowed = None if moves is None else tuple(moves)
+        reopened = self._reopened
         self._new_turn(keep_allowed=True)
+        self._reopened = reopened
         events: list[Event] = []
         self._evaluate(now, events)
+        return events
+
+    def set_hint_level(self, now: float, level: str) -> list[Event]:
+        """Show more or less help from now on; the current frame is redrawn at once."""
+        self.hint_level = level
+        events: list[Event] = []
+        if self.correcting and self.reading.kind not in ("expected", "progress"):
+            self._show(self._correction_hint())
+        else:
+            self._evaluate(now, events)
         return events
 
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
+        self.tracker.reset(self._known_pieces(), self.sensed, in_air=False)
         self._guide_now(now, events)
         return events
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self, *, keep_allowed: bool = False) -> None:
-        pos = self.game.position
+    def _new_turn(self, turn: TurnBoards | None = None, *, keep_allowed: bool = False) -> None:
+        """Start reading a turn of the game's position (`turn`: its boards, if already
+        made); the restriction of `allow_only` is lifted unless `keep_allowed`."""
         if not keep_allowed:
             self.allowed = None
-        moves, paths = restrict(pos.legal_moves(), pos.legal_paths(), self.allowed)
-        finals: dict[frozenset[int], list[Move]] = {}
-        expected = pos.occupied()
-        for move in moves:
-            final = (expected - {move.origin} - move.captures) | {move.destination}
-            finals.setdefault(final, []).append(move)
-        capture = any(m.is_capture for m in moves)
-        dests: dict[int, set[int]] = {}
-        for move in moves:
-            dests.setdefault(move.origin, set()).add(move.destination)
         previous = None
         if self.game.moves:
             positions = getattr(self.game, "positions", None)
@@ -228,319 +263,44 @@ class Recogniser:
                 last = self.game.pop()
                 previous = self.game.position.occupied()
                 self.game.push(last)
-        self.turn = _Turn(
-            expected=expected,
-            moves=moves,
-            paths=paths,
-            finals=finals,
-            must_capture=frozenset(m.origin for m in moves) if capture else frozenset(),
-            destinations={o: frozenset(d) for o, d in dests.items()},
-            previous=previous,
+        if turn is None or turn.position != self.game.position or self.allowed is not None:
+            turn = TurnBoards(self.game.position, previous, self._accepted())
+        else:
+            turn.previous = previous
+        self.turn = turn
+        self.evidence = TurnEvidence(
+            turn,
+            turn.expected - self.sensed,
+            self._lifted_at,
+            self._placed_at,
+            self._colour_lifts,
+            self.sensed - turn.expected - self.lingering,
         )
+        #: when an unexplained board is checked against two plies (a move and its reply)
+        self._two_ply_due: float | None = None
+        #: a move proved by a reply that waits for its piece to have stayed (move, captured
+        #: pieces left, the next player's pieces in the air, when it counts)
+        self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
         self._last_move = self.game.moves[-1] if self.game.moves else None
-        self._reached = None
         self._alerted = False
         self.correcting = False
+        self._reopened = None
         if self.outcome is None:
             self.outcome = self.game.outcome()
+        if hasattr(self, "tracker"):
+            self.tracker.reset(self._known_pieces(), self.sensed)
+            self.tracker.turn(self.game.position.turn, turn.capturable)
 
-    # -- classification --------------------------------------------------------
-
-    def progress(self, sensed: frozenset[int]) -> list[Progress]:
-        """Every (capture path, removed set, landing) that explains `sensed` as a move underway."""
-        return explain(self.turn.expected, self.turn.paths, sensed)
-
-    def _finished_by_reply(self, sensed: frozenset[int]) -> Move | None:
-        """The move this turn that `sensed` proves finished (see `_completes`), if the board
-        means nothing in this turn: the last final board reached (however briefly), or
-        else the only move underway that explains it (its final board and the reply's
-        first change arrived together)."""
-        if self.outcome is not None or self._block == self.sensed:
+    def _accepted(self) -> list[Move] | None:
+        """The legal moves among `allowed` (None: all of them)."""
+        if self.allowed is None:
             return None
-        kind, info = self._state
-        candidates: list[Move] = []
-        if self._reached is not None:
-            candidates.append(self._reached)
-        if kind == "progress":
-            candidates.extend(dict.fromkeys(pr.move for pr in info))
-        if not candidates or self._classify(sensed)[0] != "unknown":
-            return None
-        if self._reached is not None and self._completes(self._reached, sensed):
-            return self._reached
-        matches = [m for m in candidates if self._completes(m, sensed)]
-        return matches[0] if len(matches) == 1 else None
+        allowed = set(self.allowed)
+        return [m for m in self.game.position.legal_moves() if m in allowed]
 
-    def _completes(self, move: Move, sensed: frozenset[int]) -> bool:
-        """Is `sensed` (unexplained in this turn) the final board of `move` with the next
-        player already at work: one of their pieces lifted, or a capture of theirs underway?
-        That proves `move` was finished even if its final board was left quickly."""
-        pos = self.game.position
-        final = (pos.occupied() - {move.origin} - move.captures) | {move.destination}
-        if not sensed < final:
-            return False
-        after = pos.play(move)
-        gone = final - sensed
-        if len(gone) == 1:
-            piece = after.piece_at(next(iter(gone)))
-            if piece is not None and piece.color == after.turn:
-                return True
-        return bool(explain(final, after.legal_paths(), sensed))
-
-    def _classify(self, sensed: frozenset[int]) -> tuple[str, Any]:
-        turn = self.turn
-        if sensed == turn.expected:
-            return ("expected", None)
-        if turn.previous is not None and sensed == turn.previous:
-            return ("takeback", None)
-        if sensed == self.initial and (self.game.moves or turn.expected != self.initial):
-            return ("new-game", None)
-        if self.outcome is not None:
-            return ("unknown", None)
-        finals = turn.finals.get(sensed)
-        if finals is not None:
-            if len(finals) != 1:
-                return ("unknown", None)  # two different moves look the same: wait for more
-            on_the_way = any(
-                pr.at is None or pr.at < len(pr.path) - 1 or pr.removed != pr.move.captures
-                for pr in self.progress(sensed)
-            )
-            return ("final", (finals[0], on_the_way))
-        found = self.progress(sensed)
-        if found:
-            return ("progress", found)
-        return ("unknown", None)
-
-    # -- reacting to a new board ------------------------------------------------
-
-    def _evaluate(self, now: float, events: list[Event]) -> None:
-        sensed = self.sensed
-        turn = self.turn
-        # The crowned man lifted to stack a king: not a move, just confirmation on return.
-        if self.crown is not None and self.outcome is None:
-            if sensed == turn.expected - {self.crown}:
-                self._crown_lifted = True
-                self._state = ("crowning", None)
-                self._show(self._idle_hint())
-                return
-            if sensed == turn.expected and self._crown_lifted:
-                events.append(Event("crown-confirmed", now, {"square": self.crown}))
-                self.crown = None
-                self._crown_lifted = False
-        self._state = self._classify(sensed)
-        kind, info = self._state
-        if kind == "final":
-            self._reached = info[0]
-        elif kind == "expected":
-            self._reached = None
-        if kind != "unknown":
-            self._alerted = False
-        if kind == "expected":
-            if self.correcting:
-                self.correcting = False
-                events.append(Event("board-ok", now))
-            self._show(self._idle_hint())
-        elif self.correcting and kind != "progress":
-            self._show(self._correction_hint())
-        elif kind in ("takeback", "new-game"):
-            self._show(self._idle_hint())
-        elif kind == "final":
-            self._show(HintBuilder().add("destination", [info[0].destination]).build())
-        elif kind == "progress":
-            self._show(self._progress_hint(info))
-        elif self.outcome is not None:
-            self._show(self._idle_hint())
-        else:
-            # Unrecognised but maybe still moving: keep the last frame, except when a
-            # single piece is in the air that may not move (or is the opponent's): then
-            # no destinations at all, and the capture alert if a capture is mandatory.
-            missing = turn.expected - sensed
-            if len(missing) == 1 and sensed < turn.expected:
-                self._show(self._idle_hint())
-            self._check_capture_alert(now, events)
-
-    def _check_capture_alert(self, now: float, events: list[Event]) -> None:
-        """Lifting a piece that may not move while a capture is mandatory: flash the
-        pieces that must capture and say so, at once (no grace: the hand is in the air)."""
-        turn = self.turn
-        missing = turn.expected - self.sensed
-        if (
-            turn.must_capture
-            and len(missing) == 1
-            and not (self.sensed - turn.expected)
-            and not missing <= turn.must_capture
-        ):
-            (sq,) = missing
-            piece = self.game.position.piece_at(sq)
-            if piece is not None and piece.color == self.game.position.turn:
-                if not self._alerted:
-                    self._alerted = True
-                    events.append(
-                        Event("capture-mandatory", now, {"squares": sorted(turn.must_capture)})
-                    )
-                self._show(
-                    HintBuilder().add("capture-alert", turn.must_capture, blink=True).build()
-                )
-
-    def _timers(self, now: float, events: list[Event]) -> None:
-        deadline = self.next_deadline()
-        if deadline is None or now + EPS < deadline:
-            return
-        kind, info = self._state
-        if kind == "final":
-            self._commit(now, info[0], events)
-        elif kind == "takeback":
-            self._undo(now, events)
-            self._evaluate(now, events)
-        elif kind == "new-game":
-            events.extend(self.new_game(now, type(self.game)(self.variant)))
-            self._evaluate(now, events)
-        elif kind == "unknown":
-            self.correcting = True
-            missing = sorted(self.turn.expected - self.sensed)
-            extra = sorted(self.sensed - self.turn.expected)
-            events.append(Event("illegal-board", now, {"missing": missing, "extra": extra}))
-            self._show(self._correction_hint())
-
-    def _commit(self, now: float, move: Move, events: list[Event]) -> None:
-        pos = self.game.position
-        text = pos.move_text(move)
-        side = pos.turn
-        self.game.push(move)
-        self.crown = move.destination if move.promotes else None
-        self._crown_lifted = False
-        self._new_turn()
-        events.append(
-            Event(
-                "move",
-                now,
-                {
-                    "move": text,
-                    "fen": self.game.fen(),
-                    "side": side,
-                    "from": move.origin,
-                    "to": move.destination,
-                    "captures": sorted(move.captures),
-                    "ply": len(self.game.moves),
-                },
-            )
-        )
-        if self.crown is not None:
-            events.append(Event("crown", now, {"square": self.crown}))
-        self._show(self._idle_hint())  # the start of the new turn, however short
-        if self.outcome is not None:
-            events.append(
-                Event(
-                    "outcome", now, {"winner": self.outcome.winner, "reason": self.outcome.reason}
-                )
-            )
-        self._evaluate(now, events)
-
-    def _undo(self, now: float, events: list[Event]) -> None:
-        before = self.game.moves[-1]
-        self.game.pop()
-        text = self.game.position.move_text(before)
-        self.outcome = None
-        self.crown = None
-        self._new_turn()
-        events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))
-
-    def _guide_now(self, now: float, events: list[Event]) -> None:
-        """Re-evaluate after the game changed under a still board; guide at once if wrong."""
-        self._evaluate(now, events)
-        if self._state[0] != "expected" and self.outcome is None:
-            self.correcting = True
-            self._show(self._correction_hint())
-
-    # -- hints -------------------------------------------------------------------
-
-    def _show(self, hint: Hint) -> None:
-        capture_turn = bool(self.turn.must_capture)
-        level = "full" if self.allowed else self.hint_level  # an allowed move is an order
-        self.hint = filter_level(hint, level, capture_turn)
-        if len(self._frames) >= 64:  # a caller that never drains (the live session) loses none
-            del self._frames[0]  # of `self.hint`; the log only serves replay
-        self._frames.append(self.hint)
-
-    def _idle_hint(self) -> Hint:
-        build = HintBuilder()
-        if self.outcome is not None:
-            pos = self.game.position
-            pieces = {sq: piece.color for sq, piece in pos.pieces().items()}
-            squares = end_pattern(
-                self.coords, self.variant.size, self.outcome.reason, self.outcome.winner, pieces
-            )
-            return build.add("end", squares).build()
-        build.add("must-capture", self.turn.must_capture)
-        for move in self.allowed or ():
-            add_move(build, move)
-        if self.crown is not None:
-            build.add("crown", [self.crown])
-        if self._last_move is not None:
-            build.add("last-move", [self._last_move.origin, self._last_move.destination])
-        return build.build()
-
-    def _progress_hint(self, found: list[Progress]) -> Hint:
-        build = HintBuilder()
-        for pr in found:
-            o = pr.move.origin
-            if not pr.lifted:
-                build.add("must-capture", [o])
-                build.add("remove", pr.move.captures - pr.removed)
-            elif pr.at is None:
-                # Where the piece may end its move (only moves still possible given the
-                # pieces already removed); first landings of longer captures as extra help.
-                dests = {q.move.destination for q in found if q.lifted and q.at is None}
-                build.add("destination", dests)
-                if not pr.removed and len(pr.path) > 1 and pr.path[0] not in dests:
-                    build.add("landing", [pr.path[0]])
-            elif pr.at < len(pr.path) - 1:
-                build.add("landing", [pr.path[pr.at + 1]])
-            else:
-                build.add("remove", pr.move.captures - pr.removed)
-        return build.build()
-
-    def _correction_hint(self) -> Hint:
-        take, put = correction_pair(
-            self.turn.expected - self.sensed, self.sensed - self.turn.expected, self.coords
-        )
-        return HintBuilder().add("wrong", put).add("wrong", take, blink=True).build()
-
-
-def explain(expected: frozenset[int], paths: list[Move], sensed: frozenset[int]) -> list[Progress]:
-    """Every (capture path, removed set, landing) that explains `sensed` as a move underway
-    from the board `expected`."""
-    missing = expected - sensed
-    extra = sensed - expected
-    if len(extra) > 1:
-        return []
-    found: list[Progress] = []
-    for p in paths:
-        o = p.origin
-        rest = missing - {o}
-        if not rest <= p.captures:
-            continue
-        if o in missing:
-            if extra:
-                (sq,) = extra
-                for i, landing in enumerate(p.path):
-                    if landing == sq:
-                        found.append(Progress(p, p.path, frozenset(rest), True, i))
-            else:
-                found.append(Progress(p, p.path, frozenset(rest), True, None))
-        elif not extra and rest and p.is_capture:
-            found.append(Progress(p, p.path, frozenset(rest), False, None))
-    return found
-
-
-def restrict(
-    moves: list[Move], paths: list[Move], allowed: tuple[Move, ...] | None
-) -> tuple[list[Move], list[Move]]:
-    """The legal moves and capture paths that are among `allowed` (all when None), matched
-    by origin, destination and captured pieces (any of a move's paths may be taken)."""
-    if allowed is None:
-        return moves, paths
-    keys = {(m.origin, m.destination, m.captures) for m in allowed}
-    return (
-        [m for m in moves if (m.origin, m.destination, m.captures) in keys],
-        [p for p in paths if (p.origin, p.destination, p.captures) in keys],
-    )
+    def _known_pieces(self) -> dict[int, Piece]:
+        """The game's pieces and the forgotten captured ones still on the board."""
+        pieces = dict(self.game.position.pieces())
+        for square in self.lingering:
+            pieces[square] = self._lingering_pieces[square]
+        return pieces

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine import Game, Position, Variant
 from host.errors import UserError
+from host.hints import Hint
 from host.recogniser import Event, Recogniser
 
 #: the live session's tick when it plays a script (host/session.py); replay jumps to deadlines
@@ -99,6 +100,8 @@ def event_record(event: Event, notices: bool) -> dict[str, Any] | None:
     d = event.data
     if event.kind == "move":
         return {"t": t, "move": d["move"], "fen": d["fen"]}
+    if event.kind == "move-corrected":
+        return {"t": t, "move-corrected": d["move"], "was": d["was"], "fen": d["fen"]}
     if event.kind == "outcome":
         kind = "draw" if d["winner"] is None else "win"
         return {"t": t, "outcome": kind, "winner": d["winner"], "reason": d["reason"]}
@@ -111,6 +114,15 @@ def event_record(event: Event, notices: bool) -> dict[str, Any] | None:
     return {"t": t, "notice": event.kind, **d}
 
 
+def frame_record(t: int, hint: Hint) -> dict[str, Any]:
+    """An LED frame as printed by `replay --leds`: each square's role, and the squares
+    that blink (only when some do, so frames without blinking stay as they were)."""
+    record: dict[str, Any] = {"t": t, "leds": {str(sq): role for sq, role in hint.roles.items()}}
+    if hint.blink:
+        record["blink"] = sorted(hint.blink)
+    return record
+
+
 def replay(
     variant: Variant,
     lines: Iterable[str],
@@ -120,14 +132,17 @@ def replay(
     leds: bool = False,
     notices: bool = False,
     hint_level: str = "full",
+    touch_move: bool = False,
 ) -> Recogniser:
     """Run the stream; `output` receives each JSON record. Returns the final recogniser.
 
     A malformed line raises `UserError` after the lines before it were replayed and the
     clock ran on (their moves are output first)."""
     position = Position.from_fen(fen, variant) if fen else variant.initial_position()
-    rec = Recogniser(Game(variant, position), hint_level=hint_level, start=0.0)
-    shown: dict[int, str] | None = None
+    rec = Recogniser(
+        Game(variant, position), hint_level=hint_level, start=0.0, touch_move=touch_move
+    )
+    shown: tuple[dict[int, str], frozenset[int]] | None = None
 
     def emit(events: list[Event], now_ms: int) -> None:
         nonlocal shown
@@ -136,9 +151,9 @@ def replay(
             if record is not None:
                 output(record)
         for hint in rec.drain_frames():
-            if leds and hint.roles != shown:
-                shown = dict(hint.roles)
-                output({"t": now_ms, "leds": {str(sq): role for sq, role in shown.items()}})
+            if leds and (hint.roles, hint.blink) != shown:
+                shown = (dict(hint.roles), hint.blink)
+                output(frame_record(now_ms, hint))
 
     occupied = rec.expected
     now = 0
@@ -152,6 +167,7 @@ def replay(
     def run_until(limit_ms: int) -> None:
         """Fire every settle timer due before `limit_ms` (exclusive), in order."""
         nonlocal now
+        same = 0  # ticks at one instant (a commit may make the next one due at once)
         while True:
             deadline = rec.next_deadline()
             if deadline is None:
@@ -159,9 +175,11 @@ def replay(
             due = max(now, math.ceil(deadline * 1000 - 1e-3))
             if due >= limit_ms:
                 return
+            same = same + 1 if due == now else 0
             now = due
-            emit(rec.tick(now / 1000), now)
-            if rec.next_deadline() == deadline:
+            fired = rec.tick(now / 1000)
+            emit(fired, now)
+            if (not fired and rec.next_deadline() == deadline) or same > 8:
                 return  # nothing fired (should not happen): never spin
 
     def flush() -> None:

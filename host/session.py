@@ -49,6 +49,7 @@ NOTICES = (
     "crown-confirmed",
     "illegal-board",
     "board-ok",
+    "check-colours",
     "capture-mandatory",
     "nothing-to-take-back",
 )
@@ -103,7 +104,9 @@ class Session:
             self.started = record.started
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
-            self.recogniser = Recogniser(game, hint_level=self.hint_level, start=now)
+            self.recogniser = Recogniser(
+                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
+            )
             self.announcer.announce(
                 "resume-offer", moves=len(game.moves), variant=game.variant.name
             )
@@ -116,7 +119,9 @@ class Session:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
             self.journal.start(game.variant.name, game.fen(), self.started, self._recorded())
-            self.recogniser = Recogniser(game, hint_level=self.hint_level, start=now)
+            self.recogniser = Recogniser(
+                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
+            )
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
         #: the board as its switches see it (a spare piece in use included; the recogniser
@@ -227,7 +232,12 @@ class Session:
                 self._handle(self.recogniser.observe(now, self._masked(occupied)))
             self._handle(self.recogniser.new_game(now, Game(self.variant, start)))
         else:
-            fresh = Recogniser(Game(variant, start), hint_level=self.hint_level, start=now)
+            fresh = Recogniser(
+                Game(variant, start),
+                hint_level=self.hint_level,
+                start=now,
+                touch_move=self.config.touch_move,
+            )
             spare = self._spare_in_hand(occupied, fresh)
             self.gestures = self._gesture_detector(variant, spare)
             if occupied is not None:
@@ -336,6 +346,18 @@ class Session:
                 self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
                 publish("move", event.time, **d)
                 self.announcer.announce("move", side=d["side"], move=d["move"], fen=d["fen"])
+            elif event.kind == "move-corrected":
+                # The last move went on (touch-move off): it is replaced on disk, then said.
+                # A power cut between the two records leaves the move taken back; the
+                # board still shows it and it is read again on resume.
+                self.journal.takeback(d["ply"])
+                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                # Watchers see the same: the first reading taken back, the move played.
+                publish("takeback", event.time, move=d["was"], fen=d["fen_before"])
+                publish("move", event.time, **d)
+                self.announcer.announce(
+                    "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
+                )
             elif event.kind == "outcome":
                 self._finish(d["winner"], d["reason"])
                 result = result_text(d["winner"], self.variant.name)

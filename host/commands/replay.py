@@ -32,10 +32,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--notices",
         action="store_true",
-        help="also print illegal-board, board-ok, crown and capture-mandatory events",
+        help="also print illegal-board, board-ok, check-colours, crown and "
+        "capture-mandatory events",
     )
     parser.add_argument(
         "--hints", choices=("off", "captures", "full"), default="full", help="hint level"
+    )
+    parser.add_argument(
+        "--touch-move",
+        action="store_true",
+        help="club play: a piece released on a legal square has moved (default: a move "
+        "that goes on before the opponent acts is re-read)",
     )
     parser.set_defaults(func=run)
 
@@ -51,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         "leds": args.leds,
         "notices": args.notices,
         "hint_level": args.hints,
+        "touch_move": args.touch_move,
     }
     try:
         if args.events == "-":

@@ -150,6 +150,13 @@ SETTINGS: tuple[Setting, ...] = (
         "2.0",
     ),
     Setting(
+        "touch_move",
+        Boolean(),
+        "club play: a piece released on a legal square has moved; off (home play), a move "
+        "whose piece goes on before the opponent acts is read again (docs/play.md)",
+        "false",
+    ),
+    Setting(
         "computer_level",
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
         'the level of a side set to plain "computer" (1 beginner to 4 strongest)',
@@ -228,6 +235,9 @@ class Config:
     log_file: Path | None = None
     gestures: bool = True
     gesture_hold: float = 2.0
+    #: club play (FMJD touch-move): a piece released on a legal square has moved.
+    #: Off (home play): a move whose piece goes on before the opponent acts is re-read.
+    touch_move: bool = False
     computer_level: int = 2
     # who plays each side (host/players.py): "human", "computer" or "computer:N"
     white: str = "human"

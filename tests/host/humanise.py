@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine import Game, Move, Position, Variant
+from tests.host.hands.table import between as diagonal_between
 
 
 @dataclass
@@ -40,21 +41,6 @@ class Stream:
             self._raw(other, square)
             self.t += self.rng.randint(1, 8)
             self._raw(kind, square)
-
-
-def diagonal_between(variant: Variant, a: int, b: int) -> list[int]:
-    """Squares strictly between a and b on a diagonal (empty list if not on one)."""
-    (fa, ra), (fb, rb) = variant.square_coords(a), variant.square_coords(b)
-    df, dr = fb - fa, rb - ra
-    if abs(df) != abs(dr) or df == 0:
-        return []
-    sf, sr = df // abs(df), dr // abs(dr)
-    out = []
-    for k in range(1, abs(df)):
-        sq = variant.square_at(fa + sf * k, ra + sr * k)
-        if sq is not None:
-            out.append(sq)
-    return out
 
 
 def fidget(stream: Stream, pos: Position, occupied: set[int]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import VARIANTS as ENGINE_VARIANTS
-from engine import get_variant
+from engine import Position, get_variant
 from host.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)
@@ -23,13 +23,34 @@ def moves(out: list[dict]) -> list[dict]:
     return [r for r in out if "move" in r]
 
 
-def frame_at(out: list[dict], t: int) -> dict[str, str]:
-    """The LED roles shown at time t (the last frame printed at or before t)."""
-    frame: dict[str, str] = {}
+def notices(out: list[dict], kind: str) -> list[dict]:
+    """The notice records of one kind ("illegal-board", "check-colours"...)."""
+    return [r for r in out if r.get("notice") == kind]
+
+
+def fens(variant: str, fen: str, *texts: str) -> list[str]:
+    """The FEN after each of the moves `texts`, played from `fen`."""
+    pos = Position.from_fen(fen, get_variant(variant))
+    found = []
+    for text in texts:
+        pos = pos.play(pos.parse_move(text))
+        found.append(pos.fen())
+    return found
+
+
+def frame_record_at(out: list[dict], t: int) -> dict:
+    """The LED frame record shown at time t (the last printed at or before t): its
+    "leds" (square -> role) and, when squares blink, "blink"."""
+    record: dict = {"leds": {}}
     for r in out:
         if "leds" in r and r["t"] <= t:
-            frame = r["leds"]
-    return frame
+            record = r
+    return record
+
+
+def frame_at(out: list[dict], t: int) -> dict[str, str]:
+    """The LED roles shown at time t (the last frame printed at or before t)."""
+    return frame_record_at(out, t)["leds"]
 
 
 def role(frame: dict[str, str], name: str) -> set[int]:

@@ -189,6 +189,7 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "log_file": (str(tmp_path / "log"), tmp_path / "log"),
         "gestures": None,
         "gesture_hold": ("3.5", 3.5),
+        "touch_move": None,
         "computer_level": ("3", 3),
         "white": ("Computer", "computer"),
         "black": ("computer:4", "computer:4"),
@@ -206,12 +207,12 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
     for setting in SETTINGS:
         if values[setting.key] is not None:
             argv += [setting.flag, values[setting.key][0]]
-    argv += ["--no-speech", "--no-gestures", "--colour", "destination=#0a0b0c"]
+    argv += ["--no-speech", "--no-gestures", "--touch-move", "--colour", "destination=#0a0b0c"]
     cfg = settings(parser.parse_args(argv))
     for key, pair in values.items():
         if pair is not None:
             assert getattr(cfg, key) == pair[1], key
-    assert cfg.speech is False and cfg.gestures is False
+    assert cfg.speech is False and cfg.gestures is False and cfg.touch_move is True
     assert cfg.colours["destination"] == (10, 11, 12)
 
 

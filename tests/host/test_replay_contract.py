@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from humanise import humanise, random_game
-from replaykit import VARIANTS, frame_at, moves, role, run
+from replaykit import VARIANTS, fens, frame_at, moves, role, run
 
 from engine import Position, get_variant
 from host.cli import main
@@ -24,15 +24,6 @@ def alarms(out: list[dict]) -> list[dict]:
     return [r for r in out if r.get("notice") == "illegal-board" or "takeback" in r]
 
 
-
-
-def fen_after(variant: str, fen: str, *texts: str) -> list[str]:
-    pos = Position.from_fen(fen, get_variant(variant))
-    fens = []
-    for text in texts:
-        pos = pos.play(pos.parse_move(text))
-        fens.append(pos.fen())
-    return fens
 
 
 START = get_variant("brazilian").initial_position().fen()
@@ -51,7 +42,7 @@ def test_fast_reply_does_not_lose_the_previous_move(gap: int) -> None:
         {"t": 800 + gap, "place": 15},
     ]
     out = run("brazilian", events)
-    assert [m["fen"] for m in moves(out)] == fen_after("brazilian", START, "22-18", "11-15")
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", START, "22-18", "11-15")
     assert alarms(out) == []
     assert 400 <= moves(out)[0]["t"] <= 400 + 600
 
@@ -69,7 +60,7 @@ def test_fast_reply_that_first_takes_off_the_piece_just_moved() -> None:
         {"t": 1800, "place": 11},
     ]
     out = run("brazilian", events)
-    want = fen_after("brazilian", START, "22-18", "11-15", "18x11")
+    want = fens("brazilian", START, "22-18", "11-15", "18x11")
     assert [m["fen"] for m in moves(out)] == want
     assert alarms(out) == []
     # The turn after f6-e5 starts with a capture: its frame is printed at the commit.
@@ -88,7 +79,7 @@ def test_reply_touching_the_board_at_the_same_millisecond_as_the_landing() -> No
         {"t": 800, "place": 15},
     ]
     out = run("brazilian", events)
-    assert [m["fen"] for m in moves(out)] == fen_after("brazilian", START, "22-18", "11-15")
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", START, "22-18", "11-15")
 
 
 def test_transient_final_board_inside_a_slide_still_never_commits() -> None:
@@ -102,7 +93,7 @@ def test_transient_final_board_inside_a_slide_still_never_commits() -> None:
         {"t": 460, "lift": 25},
     ]
     out = run("brazilian", events, fen)
-    assert [m["fen"] for m in moves(out)] == fen_after("brazilian", fen, "29-22")
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", fen, "29-22")
     assert moves(out)[0]["t"] >= 460 + 200
 
 
@@ -276,4 +267,4 @@ def test_occupied_snapshots_mid_stream_and_as_first_event() -> None:
         {"t": 1300, "place": 15},
     ]
     out = run("brazilian", events)
-    assert [m["fen"] for m in moves(out)] == fen_after("brazilian", START, "22-18", "11-15")
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", START, "22-18", "11-15")

@@ -1,0 +1,304 @@
+"""Which piece stands where, as far as lifts and places tell.
+
+Reed switches see a piece, never its colour or whether it is a king. But the
+recogniser knows the position and sees every lift and place, so it can follow
+pieces: a lifted piece is in the air until a place puts one down. With one
+piece in the air the next place is that piece; with several, any of them.
+
+What is plausible: each player has one hand, and a hand puts down what it
+picked up last. The mover's hand holds the mover's pieces; a piece of the
+opponent's that the move captures goes to the box (taken off, not put down
+again); any other piece of the opponent's is in the opponent's hand (a touch).
+A place that takes the piece lifted last by a hand is plausible, anything else
+costs one "surprise"; pieces lifted in the same scan are equally recent, and a
+piece is not carried to another square within the scan it was lifted in. A
+place with nothing in the air is a piece from the box: unknown.
+
+The tracker keeps the few readings (hypotheses) with the fewest surprises. The
+guidance uses them to send the lifted piece back to its own square, and to say
+"check the colours" when the board looks right but the plausible readings
+disagree about which piece stands where.
+
+Bounded by design (the host runs in 512 MB on a Pi Zero 2): never more than
+MAX_READINGS readings, at any moment, also part-way through a scan. Many pieces
+put down in one scan (a board swept clean and set up again, a mock board's
+first poll) would otherwise mean every colour on every square: 2**24 readings.
+When the readings of one cost would overflow, the tracker gives up telling them
+apart: they collapse into one reading whose squares hold, where they disagreed,
+the set of pieces that may stand there (`Identity`). A square with a doubt is
+never declared right: the guidance asks to check the colours.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from engine import Position
+from engine.position import Piece
+from host.turn_boards import Reading
+
+#: readings held at most, at any moment (the cheapest); beyond this they collapse
+MAX_READINGS = 24
+#: where a lifted piece is: in the mover's hand, the opponent's hand, or the box
+MOVER, OTHER, BOX = "mover", "other", "box"
+
+#: what stands on a square (or is in the air): a piece; None, a piece from the box
+#: (unknown, the players' choice); or, once the tracker gave up telling pieces apart,
+#: the set of pieces it may be
+Identity = Piece | frozenset[Piece | None] | None
+Lifted = tuple[Identity, int, str]  # (identity, lift number, hand)
+
+
+def candidates(identity: Identity) -> frozenset[Piece | None]:
+    """The pieces `identity` may be (None: a piece from the box)."""
+    return identity if isinstance(identity, frozenset) else frozenset({identity})
+
+
+def _colours(identity: Identity) -> set[str | None]:
+    return {p.color if p else None for p in candidates(identity)}
+
+
+def _merge(identities: Iterable[Identity]) -> Identity:
+    union: frozenset[Piece | None] = frozenset().union(*(candidates(i) for i in identities))
+    return next(iter(union)) if len(union) == 1 else union
+
+
+@dataclass(frozen=True)
+class _Reading:
+    board: Mapping[int, Identity]
+    air: tuple[Lifted, ...]
+    surprises: int
+
+    def key(self) -> tuple[object, ...]:
+        return (frozenset(self.board.items()), frozenset(Counter(self.air).items()))
+
+
+class PieceTracker:
+    """Follows pieces through lifts and places from a known position."""
+
+    def __init__(self, pieces: Mapping[int, Piece], sensed: Iterable[int] | None = None) -> None:
+        #: the most readings held at once since the tracker was made (a memory witness)
+        self.most_held = 1
+        self.turn("W", ())
+        self.reset(pieces, sensed)
+
+    def reset(
+        self,
+        pieces: Mapping[int, Piece],
+        sensed: Iterable[int] | None = None,
+        *,
+        in_air: bool = True,
+    ) -> None:
+        """Start from `pieces` (square -> piece) with the board as `sensed` (default:
+        exactly those squares): sensed squares without a piece hold unknown pieces;
+        pieces not sensed are in the air (lifted), or, with `in_air=False` (a board
+        found as it is, after a restart), nowhere known."""
+        squares = set(pieces) if sensed is None else set(sensed)
+        board = {sq: pieces.get(sq) for sq in squares}
+        air = tuple(
+            (piece, 0, MOVER)
+            for sq, piece in sorted(pieces.items())
+            if sq not in squares and in_air
+        )
+        self._lifts = 0
+        self._readings = [_Reading(board, air, 0)]
+        #: for squares filled since: the colours that were in the air at that moment
+        self._put_from: dict[int, frozenset[str | None]] = {}
+
+    def turn(self, mover: str, capturable: Iterable[int]) -> None:
+        """Whose hand is whose from now on: `mover` moves, capturing `capturable`."""
+        self._mover = mover
+        self._capturable = frozenset(capturable)
+
+    @property
+    def readings(self) -> int:
+        """How many readings are held now (at most MAX_READINGS)."""
+        return len(self._readings)
+
+    def _hand(self, square: int, identity: Identity) -> str:
+        colours = _colours(identity)
+        if None in colours or self._mover in colours:
+            return MOVER
+        return BOX if square in self._capturable else OTHER
+
+    def update(self, lifted: Iterable[int], placed: Iterable[int]) -> None:
+        """One scan's changes: `lifted` squares emptied, `placed` squares filled."""
+        lifted, placed = sorted(lifted), sorted(placed)
+        if not lifted and not placed:
+            return
+        if lifted:
+            self._lifts += 1
+        for sq in lifted:
+            self._put_from.pop(sq, None)
+        if placed:
+            # Whatever the readings, one of these colours came down (None: the box).
+            colours: set[str | None] = set()
+            for reading in self._readings:
+                air = [p for p, _, _ in reading.air] + [reading.board.get(sq) for sq in lifted]
+                colours |= set().union(*map(_colours, air)) if air else {None}
+            for sq in placed:
+                self._put_from[sq] = frozenset(colours)
+        scan = self._lifts if lifted else -1
+        start = []
+        for reading in self._readings:
+            board = dict(reading.board)
+            air = list(reading.air)
+            for sq in lifted:
+                piece = board.pop(sq, None)
+                air.append((piece, self._lifts, self._hand(sq, piece)))
+            start.append(_Reading(board, tuple(air), reading.surprises))
+        self._readings = _place_all(start, placed, scan, self._witness)
+
+    def _witness(self, held: int) -> None:
+        self.most_held = max(self.most_held, held)
+
+    def _plausible(self) -> list[_Reading]:
+        cheapest = self._readings[0].surprises
+        return [r for r in self._readings if r.surprises == cheapest]
+
+    def pieces_at(self, square: int) -> set[Piece | None]:
+        """The pieces the plausible readings put on `square` (None: from the box)."""
+        found: set[Piece | None] = set()
+        for reading in self._plausible():
+            if square in reading.board:
+                found |= candidates(reading.board[square])
+        return found
+
+    def sure_colour(self, square: int) -> str | None:
+        """The colour of the piece on `square` when it cannot be another (say, only
+        pieces of one colour were in the air when it was put down); else None."""
+        if square in self._put_from:
+            put = self._put_from[square]
+            return next(iter(put)) if len(put) == 1 else None
+        colours: set[str | None] = set()
+        for reading in self._readings:
+            colours |= _colours(reading.board.get(square))
+        return colours.pop() if len(colours) == 1 else None
+
+    def plausible_colour(self, square: int) -> str | None:
+        """The colour the plausible readings agree on for `square` (None if they do not,
+        or if it is a piece from the box)."""
+        pieces = self.pieces_at(square)
+        colours = {p.color if p else None for p in pieces}
+        return colours.pop() if len(colours) == 1 else None
+
+    def hand_holds(self, colour: str) -> bool:
+        """Is the piece lifted last (the one in the hand) surely of `colour`?"""
+        found: set[Piece | None] = set()
+        for reading in self._plausible():
+            if reading.air:
+                latest = max(n for _, n, _ in reading.air)
+                for piece, n, _ in reading.air:
+                    if n == latest:
+                        found |= candidates(piece)
+        return bool(found) and all(p is not None and p.color == colour for p in found)
+
+    def contradicts(self, reading: Reading, position: Position) -> bool:
+        """Does `reading` (of a turn from `position`) put a piece of one colour where a
+        piece of the other colour was surely put down? (A move's landing square holds
+        the piece from its origin.)"""
+        landings: dict[int, int] = {}
+        if reading.kind == "final" and reading.move is not None:
+            landings[reading.move.destination] = reading.move.origin
+        for p in reading.found:
+            if p.lifted and p.at is not None:
+                landings[p.path[p.at]] = p.move.origin
+        for square, origin in landings.items():
+            seen = self.sure_colour(square)
+            piece = position.piece_at(origin)
+            if seen is not None and piece is not None and seen != piece.color:
+                return True
+        return False
+
+    def doubtful(self, target: Mapping[int, Piece]) -> frozenset[int]:
+        """Squares where a plausible reading has another piece than `target` says
+        (pieces from the box are the players' choice, never doubted)."""
+        squares: set[int] = set()
+        for reading in self._plausible():
+            for sq, identity in reading.board.items():
+                if sq in target and candidates(identity) - {None, target[sq]}:
+                    squares.add(sq)
+        return frozenset(squares)
+
+
+def _place_all(
+    readings: list[_Reading], placed: list[int], scan: int, witness: Callable[[int], None]
+) -> list[_Reading]:
+    """Every way of putting pieces from the air on the `placed` squares (put down in
+    one scan, in an order nobody knows), bounded after each square; see the module
+    docstring for the costs. `witness` hears how many readings are held at once."""
+    partial = readings
+    for done, sq in enumerate(placed, 1):
+        nxt = []
+        for reading in partial:
+            b, a, cost = reading.board, reading.air, reading.surprises
+            if not a:
+                nxt.append(_Reading({**b, sq: None}, a, cost))
+                continue
+            latest: dict[str, int] = {}
+            for hand in (MOVER, OTHER):
+                ranks = [n for _, n, h in a if h == hand]
+                earlier = [n for n in ranks if n != scan]
+                if ranks:
+                    latest[hand] = max(earlier or ranks)
+            tried: set[Lifted] = set()
+            for i, (piece, n, hand) in enumerate(a):
+                if (piece, n, hand) in tried:
+                    continue
+                tried.add((piece, n, hand))
+                # (a piece from the box is the natural one when no hand holds anything)
+                surprise = 0 if latest.get(hand) == n or (hand == BOX and not latest) else 1
+                nxt.append(_Reading({**b, sq: piece}, a[:i] + a[i + 1 :], cost + surprise))
+        witness(len(nxt))
+        # Each square still to fill may cost one more surprise: keep every reading that
+        # may yet end among the two cheapest costs.
+        partial = _bounded(nxt, spread=1 + len(placed) - done)
+    return _bounded(partial)
+
+
+def _bounded(readings: list[_Reading], spread: int = 1) -> list[_Reading]:
+    """The readings worth keeping: duplicates merged (cheapest kept), costs up to
+    `spread` above the cheapest only, at most MAX_READINGS (or one per cost, if
+    there are more costs than that). A cost whose readings do not all fit
+    collapses into one reading (its doubts kept, see `_collapse`), never truncated:
+    dropping some would make the rest look surer than they are."""
+    unique: dict[tuple[object, ...], _Reading] = {}
+    for reading in readings:
+        key = reading.key()
+        if key not in unique or unique[key].surprises > reading.surprises:
+            unique[key] = reading
+    cheapest = min(r.surprises for r in unique.values())
+    tiers = [
+        tier
+        for cost in range(cheapest, cheapest + spread + 1)
+        if (tier := [r for r in unique.values() if r.surprises == cost])
+    ]
+    kept: list[_Reading] = []
+    for i, tier in enumerate(tiers):
+        room = MAX_READINGS - len(kept) - (len(tiers) - 1 - i)  # one left for each to come
+        kept += tier if len(tier) <= room else [_collapse(tier)]
+    return kept
+
+
+def _collapse(readings: list[_Reading]) -> _Reading:
+    """One reading for several of one cost: where they disagree about a square (or a
+    piece in the air) it holds the set of pieces it may be. The readings have the same
+    squares and as many pieces in the air (the same lifts and places made them); the
+    pieces in the air they share stay as they are, the others are paired in lift order."""
+    first = readings[0]
+    board: dict[int, Identity] = {}
+    for sq in first.board:
+        here = {r.board[sq] for r in readings}
+        board[sq] = here.pop() if len(here) == 1 else _merge(here)
+    airs = [Counter(r.air) for r in readings]
+    shared = airs[0].copy()
+    for air in airs[1:]:
+        shared &= air
+    rest = [sorted((air - shared).elements(), key=lambda e: (e[1], e[2])) for air in airs]
+    merged = tuple(shared.elements()) + tuple(
+        (_merge(e[0] for e in column), max(e[1] for e in column), column[0][2])
+        for column in zip(*rest, strict=True)
+    )
+    return _Reading(board, merged, first.surprises)

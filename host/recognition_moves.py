@@ -1,0 +1,117 @@
+"""Changing the game: commit a move, correct the last one (a move that went on),
+take one back, and the events that report each change.
+
+Kept apart from reading and timing so that every change of the game, and every
+event the session journals for it, is made in one place: captured pieces left
+on the board become `lingering`, the move stays open for a re-read (touch-move
+off, or a move proved by a reply), the new turn starts.
+
+Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Move
+from host.recognition_events import Event
+from host.reread import Reopened
+
+
+class GameChanges:
+    """Commit, correct and take back moves."""
+
+    def _commit(
+        self,
+        now: float,
+        move: Move,
+        events: list[Event],
+        *,
+        left: frozenset[int] = frozenset(),
+        acted: frozenset[int] = frozenset(),
+        by_reply: bool = False,
+    ) -> None:
+        """Play `move`. `left`: its captured pieces still on the board (forgotten);
+        `acted`: the next player's pieces already in the air."""
+        before = self.game.position
+        turn_before, lingering_before = self.turn, self.lingering
+        text = before.move_text(move)
+        side = before.turn
+        after = self.evidence.after(move)
+        self.game.push(move)
+        left = left & self.sensed  # (one may have come off meanwhile)
+        for square in left:
+            self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
+        self.lingering = self.lingering | left
+        self.crown = move.destination if move.promotes else None
+        self._crown_lifted = False
+        self._new_turn(after)
+        if (not self.touch_move or by_reply) and self.outcome is None:
+            theirs = frozenset(
+                sq
+                for sq in acted - move.captures
+                if (p := before.piece_at(sq)) is not None and p.color != side
+            )
+            self._reopened = Reopened(turn_before, move, lingering_before, theirs)
+        events.append(Event("move", now, self._move_data(text, side, move)))
+        if self.crown is not None:
+            events.append(Event("crown", now, {"square": self.crown}))
+        self._show(self._idle_hint())  # the start of the new turn, however short
+        self._announce_outcome(now, events)
+
+    def _correct(self, now: float, move: Move, events: list[Event]) -> None:
+        """The last move went on to `move` (same piece): replace it."""
+        reopened = self._reopened
+        assert reopened is not None
+        was = reopened.turn.position.move_text(reopened.move)
+        self.game.pop()
+        before = self.game.position
+        text = before.move_text(move)
+        side = before.turn
+        self.game.push(move)
+        left = move.captures & self.sensed
+        for square in left:
+            self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
+        self.lingering = reopened.lingering | left
+        self.crown = move.destination if move.promotes else None
+        self._crown_lifted = False
+        self.outcome = None
+        self._new_turn()
+        self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
+        data = self._move_data(text, side, move)
+        data["was"] = was
+        data["fen_before"] = before.fen()
+        events.append(Event("move-corrected", now, data))
+        if self.crown is not None:
+            events.append(Event("crown", now, {"square": self.crown}))
+        self._show(self._idle_hint())
+        self._announce_outcome(now, events)
+
+    def _move_data(self, text: str, side: str, move: Move) -> dict[str, Any]:
+        return {
+            "move": text,
+            "fen": self.game.fen(),
+            "side": side,
+            "from": move.origin,
+            "to": move.destination,
+            "captures": sorted(move.captures),
+            "ply": len(self.game.moves),
+        }
+
+    def _announce_outcome(self, now: float, events: list[Event]) -> None:
+        if self.outcome is not None:
+            events.append(
+                Event(
+                    "outcome", now, {"winner": self.outcome.winner, "reason": self.outcome.reason}
+                )
+            )
+
+    def _undo(self, now: float, events: list[Event]) -> None:
+        before = self.game.moves[-1]
+        self.game.pop()
+        text = self.game.position.move_text(before)
+        self.outcome = None
+        self.crown = None
+        self.lingering -= before.captures  # back in the game
+        self._new_turn()
+        events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))

@@ -1,0 +1,172 @@
+"""Which reading of the sensed board holds, as the hands go on: matching boards to
+moves over time.
+
+A board alone can mean several things: the move underway, the opponent touching
+a piece, the last move going on (touch-move off), or the next player's reply
+already underway on top of a move whose piece was seen on its destination. This
+module decides which, from the turn's boards (host/turn_boards.py), what the
+hands did and what it proves (host/turn_evidence.py) and which piece may stand
+where (host/piece_identity.py), then hands the result to the lights. A move is
+committed here only on a reply's proof; a settled board is the timers' job.
+
+Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+"""
+
+from __future__ import annotations
+
+from engine import Move
+from host.guidance import progress_hint
+from host.recognition_events import Event
+from host.timing import SETTLE
+from host.turn_boards import UNKNOWN, Reading
+
+
+class BoardReading:
+    """Reads each new board in the light of the turn so far."""
+
+    def _board(self) -> frozenset[int]:
+        """The sensed board without the forgotten captured pieces (known extras)."""
+        return self.sensed - self.lingering
+
+    def _read_turn(self, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+        """The board in the current turn, reading the next player's lifted pieces as
+        touches (back on their squares) when that is the only way to explain it.
+        Returns the reading and the touched squares."""
+        turn = self.turn
+        if board == turn.expected:
+            return Reading("expected"), frozenset()
+        if turn.previous is not None and board == turn.previous:
+            return Reading("takeback"), frozenset()
+        if board == self.initial and (self.game.moves or turn.expected != self.initial):
+            return Reading("new-game"), frozenset()
+        if self.outcome is not None:
+            return UNKNOWN, frozenset()
+        return turn.read_touched(board)
+
+    def _proved_by_reply(
+        self, now: float, lifted: frozenset[int], placed: frozenset[int]
+    ) -> tuple[Move, frozenset[int]] | None:
+        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
+            return None
+        return self.evidence.proved_by_reply(self.reading, self._board(), now, lifted, placed)
+
+    def _reply_lands(self, now: float, placed: frozenset[int], events: list[Event]) -> None:
+        """A reply was underway on top of a move seen on its destination, and one of the
+        reply's pieces in the hand lands now: the move was finished. Commit it, so that
+        this change is read in the reply's turn (where the one after may already start)."""
+        if self._source != "reply" or self._reply is None:
+            return
+        move, left, reply = self._reply
+        if self._movers_landing(self._read_turn(self._board())[0], now):
+            return  # the mover's piece came down on a square of its own move: theirs
+        landing = [m for m in reply.in_hand() if m.destination in placed or set(m.path) & placed]
+        if any(self.evidence.carried(m, now) for m in landing):
+            self._commit(now, move, events, left=left, by_reply=True)
+            self.reading, self._source = reply, "turn"
+
+    @staticmethod
+    def _landings(reading: Reading) -> list[int]:
+        """The squares where `reading` has a piece come down."""
+        if reading.kind == "final" and reading.move is not None:
+            return [reading.move.destination]
+        return [p.path[p.at] for p in reading.found if p.lifted and p.at is not None]
+
+    def _movers_landing(self, reading: Reading, now: float) -> bool:
+        """Does `reading` land the mover's piece, plausibly (it could have got there in
+        time, and the piece put down there is plausibly of the mover's colour)?"""
+        if not self.evidence.mover_landed(reading, now):
+            return False
+        side = self.game.position.turn
+        return all(
+            self.tracker.plausible_colour(m.destination) in (None, side) for m in reading.landed()
+        )
+
+    def _evaluate(self, now: float, events: list[Event]) -> None:
+        """Read the board as it is now and show what it means (see the module docstring)."""
+        board = self._board()
+        turn = self.turn
+        physical = turn.expected | self.lingering
+        # The crowned man lifted to stack a king: not a move, just confirmation on return.
+        if self.crown is not None and self.outcome is None:
+            if self.sensed == physical - {self.crown}:
+                self._crown_lifted = True
+                self.reading, self._source = Reading("crowning"), "turn"
+                self._show(self._idle_hint())
+                return
+            if self.sensed == physical and self._crown_lifted:
+                events.append(Event("crown-confirmed", now, {"square": self.crown}))
+                self.crown = None
+                self._crown_lifted = False
+        self._reply = None
+        if self._pending is not None:
+            move = self._pending[0]
+            mine, _ = self._read_turn(board)
+            if self._movers_landing(mine, now) and move not in mine.landed():
+                self._pending = None  # its piece came down elsewhere: it was on its way
+            elif self.turn.read(board).kind != "unknown":
+                self._pending = None  # a plain board of this turn: settling takes over
+            else:
+                # Proved, waiting for its piece to have stayed (or for the reply to land).
+                reply, left = self.evidence.read_after(move, board)
+                self.reading, self._source = UNKNOWN, "reply"
+                self._reply = (move, left, reply)
+                if reply.kind in ("progress", "final"):
+                    self._show(progress_hint(reply.found, self.lingering | left))
+                return
+        reading, touched = self._read_turn(board)
+        source = "turn"
+        if reading.kind in ("final", "progress") and self.tracker.contradicts(
+            reading, turn.position
+        ):
+            reading, touched = UNKNOWN, frozenset()
+        if reading.kind == "expected" and touched and self.correcting:
+            reading = UNKNOWN  # putting the board right: their piece must come back too
+        open_move = self._reopened
+        reopened = open_move.read(self.sensed) if open_move else None
+        if reopened is not None and open_move and (
+            self.tracker.contradicts(reopened, open_move.turn.position)
+            or (
+                bool(self._landings(reopened))
+                and not self.evidence.could_reach(open_move.mover, self._landings(reopened), now)
+            )
+        ):
+            reopened = None
+        if reopened is not None and open_move and (
+            reading.kind == "unknown"
+            or reopened.kind == "final"
+            or self.tracker.hand_holds(open_move.mover)
+        ):
+            reading, source = reopened, "reread"
+        elif open_move is not None and not open_move.still_open(board, turn.expected, self.sensed):
+            self._reopened = None  # the opponent acted: the move stands
+        # The next player's move is looked for when the board means nothing in this turn,
+        # or only with their pieces read as touched and no piece of the mover landed.
+        maybe_touch = reading.kind == "unknown" or (
+            touched and not self._movers_landing(reading, now)
+        )
+        if source == "turn" and maybe_touch and self.outcome is None and self.evidence.reached:
+            # Is the next player's move already underway on top of a move whose piece
+            # was seen on its destination?
+            underway = self.evidence.reply_underway(board)
+            if underway is not None:
+                move, reply, left = underway
+                if self.evidence.reply_landed(reply, now):
+                    # The next player's piece has landed: the move was surely finished.
+                    self._commit(now, move, events, left=left, by_reply=True)
+                    self._evaluate(now, events)
+                    return
+                side = self.game.position.turn
+                next_player = "B" if side == "W" else "W"
+                if reading.kind == "unknown" or self.tracker.hand_holds(next_player):
+                    reading, source = UNKNOWN, "reply"
+                    self._reply = (move, left, reply)
+        self.reading, self._source = reading, source
+        if source == "turn":
+            self.evidence.note(reading, now)
+        unexplained = reading.kind == "unknown" or (touched and not reading.landed())
+        self._two_ply_due = (
+            self.since + SETTLE
+            if unexplained and source != "reread" and self.evidence.filled and not self.outcome
+            else None
+        )
+        self._light(now, events)

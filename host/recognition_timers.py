@@ -1,0 +1,89 @@
+"""What is due when the board stays as it is: the timers of recognition.
+
+Time is passed in, never read, so the live session and the replay (a simulated
+clock that jumps from deadline to deadline) run the same code. A final board
+commits after SETTLE (HOLD when it is also on the way to another move); a move
+proved by a reply waits until its piece has stayed BRUSH; an unexplained board
+is checked against two plies after SETTLE and guided after GRACE; the position
+before the last move or the initial one must stay CALM (host/timing.py).
+
+Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+"""
+
+from __future__ import annotations
+
+from host.recognition_events import Event
+from host.timing import CALM, EPS, GRACE, HOLD, SETTLE
+
+
+class Timers:
+    """Deadlines and what happens when one falls due."""
+
+    def next_deadline(self) -> float | None:
+        """When a timer will fire if the board stays as it is, or None if it is at rest."""
+        if self._block == self.sensed:
+            return None
+        if self._pending is not None:
+            # While its piece is off its square again nothing is due: it may be a brush.
+            move, _, _, due = self._pending
+            return due if move.destination in self.sensed else None
+        if self._two_ply_due is not None:
+            return self._two_ply_due
+        kind = self.reading.kind
+        if kind == "final":
+            return self.since + (HOLD if self.reading.on_the_way else SETTLE)
+        if kind in ("takeback", "new-game"):
+            return self.since + CALM
+        if (
+            kind == "unknown"
+            and self._source == "turn"
+            and not self.correcting
+            and self.outcome is None
+        ):
+            return self.since + GRACE
+        return None
+
+    def _timers(self, now: float, events: list[Event]) -> None:
+        deadline = self.next_deadline()
+        if deadline is None or now + EPS < deadline:
+            return
+        if self._pending is not None:
+            move, left, acted, _ = self._pending
+            self._pending = None
+            self._commit(now, move, events, left=left, acted=acted, by_reply=True)
+            self._evaluate(now, events)
+            return
+        if self._two_ply_due is not None:
+            self._two_ply_due = None
+            pair = self.evidence.two_plies(self._board())
+            if pair is not None:
+                # A still board only a move and its reply explain: both were played.
+                move, left = pair
+                self._commit(now, move, events, left=left, by_reply=True)
+                self._evaluate(now, events)
+                self._two_ply_due = None
+            elif self.next_deadline() is not None and now + EPS >= self.next_deadline():
+                self._timers(now, events)
+            return
+        kind = self.reading.kind
+        if kind == "final":
+            assert self.reading.move is not None
+            if self._source == "reread":
+                self._correct(now, self.reading.move, events)
+            else:
+                touched = self.expected - self._board()  # the opponent's, if any
+                self._commit(now, self.reading.move, events, acted=touched)
+            self._evaluate(now, events)
+        elif kind == "takeback":
+            self._undo(now, events)
+            self._evaluate(now, events)
+        elif kind == "new-game":
+            events.extend(self.new_game(now, type(self.game)(self.variant)))
+            self._evaluate(now, events)
+        elif kind == "unknown":
+            self.correcting = True
+            board = self._board()
+            missing = sorted(self.turn.expected - board)
+            extra = sorted(board - self.turn.expected)
+            events.append(Event("illegal-board", now, {"missing": missing, "extra": extra}))
+            self._show(self._correction_hint())

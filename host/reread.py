@@ -1,0 +1,70 @@
+"""A move that goes on: the last committed move, open to being read again.
+
+With touch-move off (home play, the default) a player may release a piece on a
+legal square and carry it on a moment later, or rest on a landing square of a
+slow capture that is also the end of a shorter one, or take off one more
+captured piece after a pause. The board committed what it saw; while the same
+piece goes on to another legal result before the opponent acts, the board
+reads the move again ("move-corrected"). A move committed on the opponent's
+first lift stays open in both settings until that opponent does more: the lift
+proved the move only if the piece had really come down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Move
+from host.turn_boards import Progress, Reading, TurnBoards
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """The last committed move, still open while its piece goes on."""
+
+    turn: TurnBoards  # the turn it was played in
+    move: Move
+    lingering: frozenset[int]  # forgotten captured pieces on the board before it
+    acted: frozenset[int]  # the next player's pieces already lifted when it was committed
+
+    @property
+    def mover(self) -> str:
+        return self.turn.position.turn
+
+    def read(self, sensed: frozenset[int]) -> Reading | None:
+        """The board as this move going on: another legal result of the same piece
+        ("final"), or the piece in the hand or touching down on the way ("progress")."""
+        board = (sensed - self.lingering) | self.acted
+        reading = self.turn.read(board)
+        origin = self.move.origin
+        if reading.kind == "final" and reading.move is not None:
+            if reading.move != self.move and reading.move.origin == origin:
+                return reading
+            return None
+        if reading.kind == "progress":
+            found = tuple(p for p in reading.found if p.move.origin == origin and p.lifted)
+            if not found:
+                # A king's capture may touch down on its own square on the way (its path
+                # crosses it): the piece, which had left (the move was committed
+                # elsewhere), stands there again mid-capture, not "not lifted yet".
+                found = tuple(
+                    Progress(p.move, p.path, p.removed, True, i)
+                    for p in reading.found
+                    if p.move.origin == origin
+                    for i, square in enumerate(p.path[:-1])
+                    if square == origin
+                )
+            if found:
+                return Reading("progress", found=found)
+        return None
+
+    def still_open(
+        self, board: frozenset[int], expected: frozenset[int], sensed: frozenset[int]
+    ) -> bool:
+        """Has the opponent done nothing yet? Their pieces already in the air when the
+        move was committed may stay there; anything more they do (those put back
+        included) closes it. The piece back on its origin (the board as before the
+        move) is the mover's doing: a king sliding back along its diagonal passes its
+        own square; left there, it is a takeback, carried on, the move is read again."""
+        back_home = (sensed - self.lingering) | self.acted == self.turn.expected
+        return board == expected - self.acted or back_home

@@ -1,0 +1,274 @@
+"""What the hands did this turn, and what it proves about the move being played.
+
+A final board that stays is proof enough (host/recogniser.py times it). The
+proofs here are for hands that do not wait: the next player starting while the
+move's board is still fresh, or already landing a piece on top of it. Each asks
+for evidence a sensor board really has: which squares were emptied and filled
+this turn and when, which moves' pieces were seen standing on their
+destination, which moves were underway in the hand. An opponent's lift before
+the mover's piece came down is a touch, never a start; a piece put down at the
+very moment of a lift is a knock or a slide, never a reply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import Move
+from host.timing import SLIDE, STEP, TOGETHER
+from host.turn_boards import Reading, TurnBoards
+
+#: a move with the captured pieces read as left on the board (forgotten)
+Proved = tuple[Move, frozenset[int]]
+
+
+class TurnEvidence:
+    """The evidence gathered during one turn (`turn`), for the proofs by reply.
+
+    `lifted_at` and `placed_at` (square -> last time) outlive the turn: a reply's
+    lift just before the commit is still "a moment ago" in the next turn."""
+
+    def __init__(
+        self,
+        turn: TurnBoards,
+        emptied: Iterable[int],
+        lifted_at: dict[int, float],
+        placed_at: dict[int, float],
+        colour_lifts: dict[str, tuple[float, int]],
+        filled: Iterable[int] = (),
+    ) -> None:
+        self.turn = turn
+        self.lifted_at = lifted_at
+        self.placed_at = placed_at
+        #: colour -> when and where a piece of that colour (maybe) was last lifted
+        self.colour_lifts = colour_lifts
+        #: squares emptied / filled at some moment this turn (those already so when the
+        #: turn starts included: a blitz reply may have landed before its move counted)
+        self.emptied: set[int] = set(emptied)
+        self.filled: set[int] = set(filled)
+        #: moves whose piece was seen on its destination since the board last showed
+        #: the position (a reply landing on top of one of them proves it)
+        self.reached: dict[Move, None] = {}
+        #: the moves underway when the piece was last seen in the hand, and when a
+        #: board that means nothing followed (a reply seen a scan before the landing)
+        self.in_hand: tuple[list[Move], float | None] | None = None
+        self._after: dict[Move, TurnBoards] = {}
+        self._after_replies: dict[tuple[Move, Move], TurnBoards] = {}
+
+    # -- recording ---------------------------------------------------------------------
+
+    def record(self, now: float, lifted: frozenset[int], placed: frozenset[int]) -> None:
+        self.emptied |= lifted
+        self.filled |= placed
+        for square in lifted:
+            self.lifted_at[square] = now
+        for square in placed:
+            self.placed_at[square] = now
+
+    def note(self, reading: Reading, now: float) -> None:
+        """The board as read in this turn (not as a move going on or a reply)."""
+        if reading.kind == "expected":
+            self.reached.clear()  # back as it was: whatever landed went back
+        for move in reading.landed():
+            # (a king capture back on its own square only if the king ever left it)
+            if move.origin != move.destination or move.origin in self.emptied:
+                self.reached[move] = None
+        moves = reading.in_hand()
+        if moves:
+            self.in_hand = (moves, None)
+        elif reading.kind != "unknown":
+            self.in_hand = None
+        elif self.in_hand is not None and self.in_hand[1] is None:
+            self.in_hand = (self.in_hand[0], now)  # the hand left its moves just now
+
+    # -- the turn after a move -------------------------------------------------------------
+
+    def after(self, move: Move) -> TurnBoards:
+        """The boards of the turn after `move` (cached for this turn)."""
+        turn = self._after.get(move)
+        if turn is None:
+            turn = TurnBoards(self.turn.position.play(move), self.turn.expected)
+            self._after[move] = turn
+        return turn
+
+    def read_after(self, move: Move, board: frozenset[int]) -> tuple[Reading, frozenset[int]]:
+        """`board` in the turn after `move`: as it is, or else with the move's captured
+        pieces still standing read as forgotten (left on the board). Returns the
+        reading and the captured pieces it reads as left."""
+        after = self.after(move)
+        standing = move.captures & board
+        # A captured piece never lifted this turn is surely still there; a captured
+        # square emptied and filled again may hold the next player's landing piece.
+        left = standing - self.emptied
+        # (the move's own piece gone from its square is no touch: lifted again, or taken)
+        keep = frozenset({move.destination})
+        reading, _ = after.read_touched(board - left, keep)
+        if reading.kind == "unknown" and standing - left:
+            reading, left = after.read_touched(board - standing, keep)[0], standing
+        if reading.kind == "unknown" and move.destination not in board:
+            # ... unless the next player's piece has already landed: only a finished move
+            # lets it land, so the mover lifting their piece again is their next move
+            # starting early (blitz), a touch in the reply's turn.
+            again, _ = after.read_touched(board - left)
+            if again.landed():
+                return again, left
+        return reading, left
+
+    # -- proofs ------------------------------------------------------------------------------
+
+    def proved_by_reply(
+        self,
+        before: Reading,
+        board: frozenset[int],
+        now: float,
+        lifted: frozenset[int],
+        placed: frozenset[int],
+    ) -> Proved | None:
+        """The move this change proves finished: its piece stands on its destination
+        (landed before, or together with the next player's first change) and the next
+        player has started. `before` is the previous reading in this turn. None unless
+        exactly one move fits."""
+        changes = lifted | placed
+        candidates = [(m, changes) for m in before.landed()]
+        # Landing now: the next player's first change may have been seen a scan or two
+        # earlier (a switch still chattering): landing and reply are one moment.
+        together = changes | {
+            sq for sq, t in self.lifted_at.items() if now - t <= TOGETHER and sq not in placed
+        }
+        in_hand = before.in_hand()
+        if before.kind == "unknown" and self.in_hand is not None:
+            moves, left_at = self.in_hand
+            if left_at is not None and now - left_at <= TOGETHER:
+                in_hand = moves  # the board meant nothing for that moment
+        candidates += [(m, together) for m in in_hand if m.destination in placed]
+        if not candidates or self.turn.read(board).kind != "unknown":
+            return None
+        proved = {}
+        for move, work in candidates:
+            left = self._next_player_started(move, board, work)
+            if left is not None:
+                proved[move] = left
+        return next(iter(proved.items())) if len(proved) == 1 else None
+
+    def _next_player_started(
+        self, move: Move, board: frozenset[int], changes: set[int] | frozenset[int]
+    ) -> frozenset[int] | None:
+        """Do `changes` show the next player starting after `move`? Returns the
+        captured pieces read as left on the board if so, else None."""
+        if move.destination not in board:
+            return None  # not standing on its destination: maybe lifted again
+        if set(changes) & (board - self.turn.expected) - {move.destination}:
+            return None  # a piece put down at once is a knock or a slide, not a start
+        # Their first change: one of the pieces of the position after the move lifted
+        # (one of theirs, or one of the mover's they capture).
+        after = self.after(move)
+        work = (set(changes) & after.expected) - {move.destination} - move.captures
+        if not work:
+            return None  # nothing of the next player's in this change
+        reading, left = self.read_after(move, board)
+        if reading.kind in ("progress", "final"):
+            return left
+        # One of their pieces lifted that has no move (a capture is theirs to make).
+        left = move.captures & board
+        rest = board - left
+        gone = after.expected - rest
+        if len(gone) == 1 and not rest - after.expected:
+            piece = after.position.piece_at(next(iter(gone)))
+            if piece is not None and piece.color == after.position.turn:
+                return left
+        return None
+
+    def reply_underway(self, board: frozenset[int]) -> tuple[Move, Reading, frozenset[int]] | None:
+        """A move whose piece was seen on its destination, with the next player's move
+        underway on top of it (reading, captured pieces left); the only such move."""
+        found = []
+        for move in self.reached:
+            reading, left = self.read_after(move, board)
+            if reading.kind == "unknown":
+                reading, left = self._reply_then_start(move, board), frozenset()
+            if reading.kind in ("final", "progress"):
+                found.append((move, reading, left))
+        return found[0] if len(found) == 1 else None
+
+    def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
+        """Blitz both ways: the next player's reply to `move` is finished (its piece seen
+        to leave its square and to land on its destination) and the player after has
+        already started (a piece their capture takes off, or one lifted). Read as that
+        reply's final board when exactly one reply explains `board` so."""
+        after = self.after(move)
+        found = [
+            reply
+            for reply in after.moves
+            if reply.destination in board & self.filled
+            and reply.origin in self.emptied - board
+            and self._after_reply(move, reply).read(board).kind == "progress"
+        ]
+        return Reading("final", move=found[0]) if len(found) == 1 else Reading("unknown")
+
+    def _after_reply(self, move: Move, reply: Move) -> TurnBoards:
+        """The boards of the turn after `move` and `reply` (cached for this turn)."""
+        turn = self._after_replies.get((move, reply))
+        if turn is None:
+            after = self.after(move)
+            turn = TurnBoards(after.position.play(reply), after.expected)
+            self._after_replies[(move, reply)] = turn
+        return turn
+
+    def carried(self, move: Move, now: float) -> bool:
+        """Could a hand have carried `move`'s piece from its square to land now? One
+        that lands within a moment of leaving its square was pushed (a knock)."""
+        lifted = self.lifted_at.get(move.origin)
+        return lifted is None or now - lifted >= SLIDE
+
+    def reply_landed(self, reply: Reading, now: float) -> bool:
+        """Has the reply's piece been carried down onto a square (its final board, or a
+        touch-down on its way)?"""
+        if reply.kind == "final" and reply.move is not None:
+            return self.carried(reply.move, now)
+        return any(p.lifted and p.at is not None and self.carried(p.move, now) for p in reply.found)
+
+    def two_plies(self, board: frozenset[int]) -> Proved | None:
+        """The one move of this turn whose reply's final board this is, both pieces
+        seen to leave their squares and land this turn."""
+        found = []
+        for move in self.turn.moves:
+            if move.destination not in self.filled or move.origin not in self.emptied:
+                continue
+            reading, left = self.read_after(move, board)
+            reply = reading.move
+            if (
+                reading.kind == "final"
+                and reply is not None
+                and reply.origin in self.emptied
+                and reply.destination in self.filled
+            ):
+                found.append((move, left))
+        return found[0] if len(found) == 1 else None
+
+    def mover_landed(self, reading: Reading, now: float) -> bool:
+        """Does `reading` have the mover's piece landed on a square of its move, and
+        could it have got there (see `could_reach`)?"""
+        landed = reading.landed()
+        return bool(landed) and self.could_reach(
+            self.turn.position.turn, [m.destination for m in landed], now
+        )
+
+    def could_reach(self, colour: str, squares: Iterable[int], now: float) -> bool:
+        """Could the piece of `colour` lifted last have come down on one of `squares`
+        now? A piece put down a moment after that lift is another piece (no hand
+        carries one across that fast), unless it slid along a diagonal (a king
+        touching down a square further)."""
+        lift = self.colour_lifts.get(colour)
+        if lift is None:
+            return True
+        when, square = lift
+        coords = self.turn.position.variant.square_coords
+        return now - when >= TOGETHER or any(
+            now - when >= STEP * _diagonal_steps(coords(square), coords(sq)) for sq in squares
+        )
+
+
+def _diagonal_steps(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Squares between `a` and `b` along a diagonal (infinite if not on one)."""
+    steps = abs(a[0] - b[0])
+    return steps if steps == abs(a[1] - b[1]) != 0 else float("inf")

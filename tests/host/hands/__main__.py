@@ -1,0 +1,47 @@
+"""`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P] [-v]`
+(run from tests/host, or with tests/host on PYTHONPATH): replay N seeded streams
+of each family in each variant and print wrong/false/missed per family."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from engine import VARIANTS
+
+from .families import FAMILIES
+from .score import soak, table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hands", description=__doc__)
+    parser.add_argument("--streams", type=int, default=5, help="seeds per family and variant")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    parser.add_argument("--variant", action="append", choices=sorted(VARIANTS))
+    parser.add_argument("--plies", type=int, default=10)
+    parser.add_argument(
+        "--touch-move",
+        choices=("on", "off"),
+        help="force the setting (streams whose verdict depends on it keep their own)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
+    args = parser.parse_args(argv)
+    families = args.family or list(FAMILIES)
+    variants = args.variant or list(VARIANTS)
+    seeds = [str(s) for s in range(args.first_seed, args.first_seed + args.streams)]
+    began = time.monotonic()
+    forced = None if args.touch_move is None else args.touch_move == "on"
+    tallies = soak(families, variants, seeds, plies=args.plies, touch_move=forced)
+    print(table(tallies))
+    print(f"\n{time.monotonic() - began:.1f} s", file=sys.stderr)
+    if args.verbose:
+        for family, tally in tallies.items():
+            for variant, seed, why in tally.failures:
+                print(f"{family} {variant} seed {seed}: {why}")
+    return 0 if all(t.clean for t in tallies.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

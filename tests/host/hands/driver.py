@@ -1,0 +1,218 @@
+"""One stream of a hand family: a game played on the `Table`, and what must come of it.
+
+A family drives a `Driver`: it picks legal moves, has the table's hands carry
+them out with its own quirks, and says what the board must report. The
+driver keeps the engine position and the physical table in step (captured
+pieces left on the board included) and finally samples the switch timeline
+at the board's scan rate into a `Scenario`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from engine import Game, Move, Position, get_variant
+from engine.position import Piece
+
+from .moves import Hooks, Style, carry_out
+from .table import Table
+
+#: ms between one hand's change on a square and another hand's on the same square
+HANDS_APART = 80
+
+
+@dataclass
+class Scenario:
+    """A replayable stream and the verdict a correct recogniser must reach."""
+
+    family: str
+    variant: str
+    seed: str
+    fen: str
+    events: list[dict[str, int]]
+    #: the FEN after each move the board must commit, in order (corrections applied)
+    expected: list[str]
+    #: illegal-board notices the stream must raise (illegal moves held past the grace)
+    alarms: int = 0
+    #: a committed move may be re-read ("move-corrected") in this stream: a piece went on
+    corrections: bool = False
+    touch_move: bool = False
+    #: why the stream ends on a board switches cannot read (then nothing more is committed)
+    ambiguous: str = ""
+    #: (start, end) ms of boards that must not be accepted (illegal moves on the board)
+    illegal_windows: list[tuple[int, int]] = field(default_factory=list)
+    scan: float = 15.0
+
+
+class Driver:
+    """A game on the table, with the expectations that come with it."""
+
+    def __init__(
+        self,
+        family: str,
+        variant_name: str,
+        seed: str,
+        *,
+        fen: str | None = None,
+        bounce: float = 0.3,
+        touch_move: bool = False,
+        warmup: tuple[int, int] = (0, 40),
+    ) -> None:
+        """The game starts from `fen`, or after `warmup` random plies from the initial
+        position (not part of the stream), so streams meet middle-game positions."""
+        self.family = family
+        self.variant = get_variant(variant_name)
+        self.seed = seed
+        self.rng = random.Random(f"{family}/{variant_name}/{seed}")
+        if fen:
+            self.position = Position.from_fen(fen, self.variant)
+        else:
+            self.position = self.variant.initial_position()
+            for _ in range(self.rng.randint(*warmup)):
+                after = self.position.play(self.rng.choice(self.position.legal_moves()))
+                if not after.legal_moves():
+                    break  # never start from a finished game
+                self.position = after
+        self.start = self.position
+        #: the game as the board must follow it (draws by rule end it, as on the board)
+        self.game = Game(self.variant, self.position)
+        self.table = Table.from_position(
+            self.position, self.rng, t=self.rng.uniform(200, 900), bounce=bounce
+        )
+        self.expected: list[str] = []
+        self.alarms = 0
+        self.corrections = False
+        self.touch_move = touch_move
+        self.ambiguous = ""
+        self.illegal_windows: list[tuple[int, int]] = []
+        #: captured pieces still on the board (forgotten), oldest first
+        self.lingering: list[int] = []
+        self.previous_position: Position | None = None
+        self.previous_move: Move | None = None
+
+    def reset(self, position: Position) -> None:
+        """Start the stream from `position` instead (before the hands did anything)."""
+        assert not self.table.changes, "reset after the hands started"
+        self.position = self.start = position
+        self.game = Game(self.variant, position)
+        self.table = Table.from_position(
+            position, self.rng, t=self.table.t, bounce=self.table.bounce
+        )
+
+    # -- choosing ---------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome() is not None
+
+    def moves(self) -> list[Move]:
+        return [] if self.over else self.position.legal_moves()
+
+    def ends(self, move: Move) -> bool:
+        """Would `move` end the game (then nothing may go on after it)?"""
+        self.game.push(move)
+        over = self.game.outcome() is not None
+        self.game.pop()
+        return over
+
+    def choose(self, prefer=None) -> Move | None:
+        """A random legal move (one satisfying `prefer` if there is one)."""
+        legal = self.moves()
+        if not legal:
+            return None
+        if prefer is not None:
+            liked = [m for m in legal if prefer(m)]
+            if liked:
+                return self.rng.choice(liked)
+        return self.rng.choice(legal)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(
+        self,
+        move: Move,
+        style: Style | None = None,
+        hooks: Hooks | None = None,
+        *,
+        check: bool = True,
+    ) -> None:
+        """Carry out `move`; the board must commit it. `check=False` when a hook also
+        made the next move (the table is checked after that one)."""
+        self.clear_path(move)
+        # One hand cannot take a piece off a square a few ms after another hand put it
+        # there: the next player's first touch of a square comes 80 ms after at least.
+        first = {move.origin, *move.captures}
+        latest = max(self.table.last_change(sq) for sq in first)
+        if self.table.t - latest < HANDS_APART:
+            self.table.t = latest + HANDS_APART
+        left = carry_out(self.table, self.position, move, style, hooks)
+        self.lingering.extend(left)
+        self.advance(move, check=check)
+
+    def advance(self, move: Move, *, check: bool = True) -> None:
+        """The engine follows a move the hands made (and its FEN is expected)."""
+        self.previous_position, self.previous_move = self.position, move
+        self.game.push(move)
+        self.position = self.game.position
+        self.expected.append(self.position.fen())
+        if check:
+            self.sync_kings()
+
+    def went_on(self) -> None:
+        """The last move is not what the hands finally played (its piece went on):
+        the game and the expectations forget it."""
+        self.game.pop()
+        self.position = self.game.position
+        self.expected.pop()
+
+    def sync_kings(self) -> None:
+        """A crowned man has a king stacked on it (no switch changes); check the table."""
+        for square, piece in self.position.pieces().items():
+            if piece.king and not self.table.pieces[square].king:
+                self.table.pieces[square] = Piece(piece.color, True)
+        on_table = {sq: p for sq, p in self.table.pieces.items() if sq not in self.lingering}
+        assert on_table == self.position.pieces(), (on_table, self.position.fen())
+
+    def clear_path(self, move: Move) -> None:
+        """Forgotten pieces in the way of `move` must come off first (the hand needs the
+        square): taken off at once, before the move starts."""
+        needed = {sq for path in (move.paths or (move.path,)) for sq in path}
+        for square in [sq for sq in self.lingering if sq in needed]:
+            self.remove_lingering(square)
+            self.table.wait(150, 500)
+
+    def remove_lingering(self, square: int | None = None) -> None:
+        if not self.lingering:
+            return
+        square = self.lingering[0] if square is None else square
+        self.lingering.remove(square)
+        self.table.remove(square)
+
+    def pause(self, low: float = 700, high: float = 1600) -> None:
+        self.table.wait(low, high)
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def scenario(self) -> Scenario:
+        # Whatever was forgotten is taken off at the end (unless that is the question).
+        while self.lingering and not self.ambiguous:
+            self.table.wait(300, 1500)
+            self.remove_lingering()
+        scan = self.rng.uniform(10, 20)
+        phase = self.rng.uniform(0, scan)
+        events = self.table.events(self.start.occupied(), scan, phase)
+        return Scenario(
+            family=self.family,
+            variant=self.variant.name,
+            seed=self.seed,
+            fen=self.start.fen(),
+            events=events,
+            expected=self.expected,
+            alarms=self.alarms,
+            corrections=self.corrections,
+            touch_move=self.touch_move,
+            ambiguous=self.ambiguous,
+            illegal_windows=self.illegal_windows,
+            scan=scan,
+        )

@@ -1,0 +1,41 @@
+"""The hand families of issue 7: what impatient, clumsy and forgetful hands do.
+
+Each family is a function `(driver, plies) -> None` that plays a stretch of a
+game on the table with one habit added to normal play, and records what a
+correct board must make of it (the moves, the alarms, where a correction is
+allowed, where switches cannot tell). Timings are drawn from ranges that
+straddle the recogniser's thresholds where a family is about a threshold;
+otherwise they stay on the side the family describes (a knock is put back at
+once: before a final board could settle). Where a family is ambiguous to
+switches the verdict is "commit neither and guide" (the scenario says so in
+`ambiguous`); see tests/host/test_hands.py for the ones written by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .captures import crowning, late_removal, long_king, ring
+from .clumsy import hover, illegal_held, knocked, opponent_touch, two_lifted
+from .driver import Driver
+from .pace import blitz, goes_on, held_wrong, slow, thresholds, touch_move_club
+
+Family = Callable[[Driver, int], None]
+
+FAMILIES: dict[str, Family] = {
+    "knocked": knocked,
+    "two-lifted": two_lifted,
+    "opponent-touch": opponent_touch,
+    "held-wrong": held_wrong,
+    "hover": hover,
+    "slow": slow,
+    "late-removal": late_removal,
+    "blitz": blitz,
+    "thresholds": thresholds,
+    "crowning": crowning,
+    "long-king": long_king,
+    "ring": ring,
+    "illegal-held": illegal_held,
+    "goes-on": goes_on,
+    "touch-move-club": touch_move_club,
+}
