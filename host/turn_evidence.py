@@ -148,7 +148,28 @@ class TurnEvidence:
             left = self._next_player_started(move, board, work)
             if left is not None:
                 proved[move] = left
-        return next(iter(proved.items())) if len(proved) == 1 else None
+        if len(proved) != 1:
+            return None
+        move, left = next(iter(proved.items()))
+        if self._also_explained(move, board):
+            return None  # the evidence fits two moves: neither is proved
+        return move, left
+
+    def _also_explained(self, move: Move, board: frozenset[int]) -> bool:
+        """Does another move whose piece was seen on its destination explain `board`
+        too, with the next player's move (or a reply and the start of the one after)
+        underway on top of it? E.g. a king rested on 6, then 6 emptied as the opponent
+        lifted a man and a piece came down on 10: "the king went on to 10" and "the
+        king stopped on 6 and was captured landing on 10" fit the same switches."""
+        for other in self.reached:
+            if other == move:
+                continue
+            reading, _ = self.read_after(other, board)
+            if reading.kind == "unknown":
+                reading = self._reply_then_start(other, board)
+            if reading.kind in ("final", "progress"):
+                return True
+        return False
 
     def _next_player_started(
         self, move: Move, board: frozenset[int], changes: set[int] | frozenset[int]
