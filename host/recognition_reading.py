@@ -64,6 +64,16 @@ class BoardReading:
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
 
+    def _landed_after(self, reply: Reading, move: Move) -> bool:
+        """Did `reply`'s piece come down after `move`'s piece reached its square? A
+        square filled before the move landed is no reply to it (a knocked neighbour
+        slid onto the move's square, the mover's own piece elsewhere)."""
+        placed = self.evidence.placed_at
+        landed = placed.get(move.destination)
+        if reply.move is None or landed is None:
+            return False
+        return placed.get(reply.move.destination, landed) > landed
+
     @staticmethod
     def _landings(reading: Reading) -> list[int]:
         """The squares where `reading` has a piece come down."""
@@ -108,6 +118,17 @@ class BoardReading:
             else:
                 # Proved, waiting for its piece to have stayed (or for the reply to land).
                 reply, left = self.evidence.read_after(move, board)
+                if (
+                    move.destination not in board
+                    and self.evidence.reply_landed(reply, now)
+                    and self._landed_after(reply, move)
+                ):
+                    # Its piece is off again (the mover's next capture) and the reply's
+                    # piece, carried by a hand, came down after it: the move was finished.
+                    self._pending = None
+                    self._commit(now, move, events, left=left, by_reply=True)
+                    self._evaluate(now, events)
+                    return
                 self.reading, self._source = UNKNOWN, "reply"
                 self._reply = (move, left, reply)
                 if reply.kind in ("progress", "final"):
@@ -170,3 +191,4 @@ class BoardReading:
             else None
         )
         self._light(now, events)
+

@@ -39,3 +39,49 @@ def test_a_king_resting_then_captured_is_not_read_as_going_on() -> None:
     # Nothing committed while both readings fit (the landing on 10 and White's lift).
     assert all(m["t"] > 1715 + 200 for m in moves(out))
     assert not notices(out, "illegal-board")
+
+
+SPANISH = "B:W1,2,3,4,8,13,16:B11,23,24,28,29,30,31,32"
+
+
+def test_a_move_lifted_again_for_the_next_capture_is_committed_when_the_reply_lands() -> None:
+    # From `python -m hands --family blitz` (seed 3058 in Spanish). Black 31-27; White's
+    # 3-6 lands in the very scan Black lifts 27 (the reply's start proves 3-6, whose
+    # piece must still stay a moment on 6). 189 ms later White lifts the man off 6
+    # again to capture, and Black's 27-22 lands: a reply carried down after 3-6
+    # landed, so 3-6 was finished. Then 6x15 takes 11.
+    events = [
+        {"t": 1348, "lift": 31},
+        {"t": 1671, "place": 27},
+        {"t": 1709, "lift": 3},
+        {"t": 2032, "place": 6},
+        {"t": 2032, "lift": 27},
+        {"t": 2221, "lift": 6},
+        {"t": 2240, "place": 22},
+        {"t": 2487, "place": 15},
+        {"t": 2582, "lift": 11},
+    ]
+    out = run("spanish", events, SPANISH)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("spanish", SPANISH, "31-27", "3-6", "27-22", "6x15")
+    assert not notices(out, "illegal-board")
+
+
+def test_a_knocked_piece_on_the_moves_square_is_no_move_for_a_reply_to_prove() -> None:
+    # From the knocked family (seed 3030 in Brazilian): White plays 22-18 while its
+    # neighbour 23 is knocked onto 17 and pushed back, and Black touches 14. The square
+    # 18 filled before the knocked piece reached 17, so Black's "reply" read there is
+    # White's own landing: c3-b4 (22-17) must not be committed.
+    start = "W:W21,22,23,24,25,26,28,29,30,31,32:B1,2,3,4,6,7,8,11,12,14,15"
+    events = [
+        {"t": 5931, "lift": 22},
+        {"t": 6174, "lift": 14},
+        {"t": 6174, "place": 18},
+        {"t": 6174, "lift": 23},
+        {"t": 6187, "place": 17},
+        {"t": 6268, "lift": 17},
+        {"t": 6268, "place": 23},
+        {"t": 6282, "place": 14},
+    ]
+    out = run("brazilian", events, start)
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", start, "22-18")
