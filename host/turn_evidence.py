@@ -160,8 +160,13 @@ class TurnEvidence:
         too, with the next player's move (or a reply and the start of the one after)
         underway on top of it? E.g. a king rested on 6, then 6 emptied as the opponent
         lifted a man and a piece came down on 10: "the king went on to 10" and "the
-        king stopped on 6 and was captured landing on 10" fit the same switches."""
-        for other in self.reached:
+        king stopped on 6 and was captured landing on 10" fit the same switches.
+        Another capture from the same square to the same square (another route, other
+        pieces taken) was seen landing as much as `move` was, even where the board was
+        read as `move` alone (the next player touching a piece only `move` takes)."""
+        ends = (move.origin, move.destination)
+        routes = [m for m in self.turn.moves if (m.origin, m.destination) == ends]
+        for other in dict.fromkeys([*self.reached, *routes]):
             if other == move:
                 continue
             reading, _ = self.read_after(other, board)

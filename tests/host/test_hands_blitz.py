@@ -85,3 +85,35 @@ def test_a_knocked_piece_on_the_moves_square_is_no_move_for_a_reply_to_prove() -
     ]
     out = run("brazilian", events, start)
     assert [m["fen"] for m in moves(out)] == fens("brazilian", start, "22-18")
+
+
+ENGLISH = "W:W18,20,22,25,26,27,28,29,32:B1,4,6,8,9,12,13,14,19"
+
+
+def test_a_touch_on_a_piece_one_route_takes_does_not_pick_the_route() -> None:
+    # From the opponent-touch family (seed 5012 in English). After 22-17, Black's man
+    # on 14 can take 18 and 26 (via 23) or 17 and 25 (via 21), both ending on 30.
+    # Black goes via 23 while White touches its man on 17; once 30 is reached the board
+    # reads as "via 21, 17 taken". White's 18 lifted then is a captured piece taken off
+    # (via 23) as much as White's next move starting (via 21): neither is proved until
+    # 17 comes back and the board shows 14x23x30.
+    events = [
+        {"t": 89, "lift": 22},
+        {"t": 708, "lift": 13},
+        {"t": 1197, "place": 13},
+        {"t": 1392, "place": 17},
+        {"t": 2273, "lift": 14},
+        {"t": 2533, "lift": 17},
+        {"t": 2615, "place": 23},
+        {"t": 2762, "lift": 23},
+        {"t": 3055, "place": 30},
+        {"t": 3479, "lift": 18},
+        {"t": 3870, "lift": 26},
+        {"t": 4017, "place": 17},
+        {"t": 5467, "lift": 17},
+        {"t": 6185, "place": 14},
+    ]
+    out = run("english", events, ENGLISH)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("english", ENGLISH, "22-17", "14x23x30", "17-14")
+    assert not notices(out, "illegal-board")
