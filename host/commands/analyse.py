@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from engine import EngineError, Position
+from engine import Position
 from engine.search import Analysis, Searcher, analyse
 from engine.search.searcher import SearchOptions
-from host.commands._engine_args import add_variant_argument, position_from, variant_from
-from host.commands.moves import _fen_lines as fen_lines
+from host.commands._engine_args import (
+    GivenPositions,
+    add_position_arguments,
+    add_variant_argument,
+    variant_from,
+)
 from host.errors import UserError
 
 DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
@@ -33,9 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Search a position (--fen) or many (--fens FILE|-) for the best move.",
     )
     add_variant_argument(parser)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--fen", help="the position (PDN FEN)")
-    source.add_argument("--fens", metavar="FILE", help="a file with one FEN per line, or -")
+    add_position_arguments(parser)
     parser.add_argument("--time", type=float, metavar="S",
                         help=f"seconds per position (default {DEFAULT_TIME:g} without --depth)")
     parser.add_argument("--depth", type=int, metavar="D", help="search depth in plies")
@@ -47,23 +48,13 @@ def run(args: argparse.Namespace) -> int:
     variant = variant_from(args.variant)
     options = _options(args.time, args.depth)
     searcher = Searcher(variant)
-    if args.fen is not None:
-        position = position_from(variant, args.fen)
-        _report(position, analyse(position, searcher=searcher, options=options), args.json,
-                fen=None)
-        return 0
-    status = 0
-    for line_number, fen in fen_lines(args.fens):
-        try:
-            position = Position.from_fen(fen, variant)
-        except EngineError as error:
-            print(f"draughtsboard: {args.fens}, line {line_number}: {error}", file=sys.stderr)
-            status = 2
-            continue
-        searcher.new_game()  # each line on its own: no lessons carried from the last
+    positions = GivenPositions(variant, args)
+    for position, fen in positions:
+        if fen is not None:
+            searcher.new_game()  # each line on its own: no lessons carried from the last
         _report(position, analyse(position, searcher=searcher, options=options), args.json,
                 fen=fen)
-    return status
+    return positions.status
 
 
 def _options(seconds: float | None, depth: int | None) -> SearchOptions:

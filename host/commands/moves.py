@@ -9,15 +9,15 @@ hundreds of positions cost one process start.
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import sys
-from collections.abc import Iterable
-from typing import TextIO
 
-from engine import EngineError, Move, Position
-from host.commands._engine_args import add_variant_argument, position_from, variant_from
-from host.errors import UserError
+from engine import Move, Position
+from host.commands._engine_args import (
+    GivenPositions,
+    add_position_arguments,
+    add_variant_argument,
+    variant_from,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,53 +27,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="List the legal moves of a position (--fen) or of many (--fens FILE|-).",
     )
     add_variant_argument(parser)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--fen", help="the position (PDN FEN)")
-    source.add_argument("--fens", metavar="FILE", help="a file with one FEN per line, or -")
+    add_position_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per move")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    variant = variant_from(args.variant)
-    if args.fen is not None:
-        _print_moves(position_from(variant, args.fen), args.json, with_fen=None)
-        return 0
-    # A bad line is reported and skipped, so one typo does not cost the whole batch.
-    status = 0
-    for line_number, fen in _fen_lines(args.fens):
-        try:
-            position = Position.from_fen(fen, variant)
-        except EngineError as error:
-            print(f"draughtsboard: {args.fens}, line {line_number}: {error}", file=sys.stderr)
-            status = 2
-            continue
+    positions = GivenPositions(variant_from(args.variant), args)
+    for position, fen in positions:
         _print_moves(position, args.json, with_fen=fen)
-    return status
-
-
-def _fen_lines(source: str) -> Iterable[tuple[int, str]]:
-    """Non-blank lines with their numbers. Bytes that are not UTF-8 become U+FFFD,
-    so a line of binary garbage is one FEN error like any other, not a crash."""
-    try:
-        stream = (_stdin() if source == "-"
-                  else open(source, encoding="utf-8", errors="replace"))  # noqa: SIM115
-    except OSError as error:
-        raise UserError(f"cannot read {source}: {error.strerror or error}") from None
-    with stream:
-        try:
-            for number, line in enumerate(stream, start=1):
-                if line.strip():
-                    yield number, line.strip()
-        except OSError as error:  # a directory, a vanished file
-            raise UserError(f"cannot read {source}: {error.strerror or error}") from None
-
-
-def _stdin() -> TextIO:
-    buffer = getattr(sys.stdin, "buffer", None)  # absent when a test put text in its place
-    if buffer is None:
-        return sys.stdin
-    return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
+    return positions.status
 
 
 def _print_moves(position: Position, as_json: bool, with_fen: str | None) -> None:
