@@ -91,6 +91,41 @@ class BoardReading:
             self.tracker.plausible_colour(m.destination) in (None, side) for m in reading.landed()
         )
 
+    def _touch_also_captures(
+        self, reading: Reading, touched: frozenset[int], board: frozenset[int]
+    ) -> bool:
+        """Does a final board with the next player's pieces read as touched fit another
+        move as well, finished and answered? A piece they lifted before the mover's
+        piece came down is a touch, never a start, so it must still be in the hand;
+        but if the mover's piece had already rested on a square of another move before
+        that lift, "it went on to here" and "it stopped there and was captured by the
+        lifted piece, landing here" fit the same switches (a king 32-5 taken by 1x14,
+        read as 32-14 with Black holding the king from 1). The evidence fits two
+        moves, so neither is committed while the hands go on; a board that then stays
+        still is read as two plies when only one move and its finished reply explain
+        it (`TurnEvidence.two_plies`), or else guided. A reply that started before the
+        other move's piece came down answers nothing: no such doubt."""
+        move = reading.move
+        placed, lifted = self.evidence.placed_at, self.evidence.lifted_at
+        landed = placed.get(move.destination) if move else None
+        if reading.kind != "final" or move is None or landed is None:
+            return False
+        if any(lifted.get(square, landed) >= landed for square in touched):
+            return False  # lifted once the piece was down: the next player starting
+        if self.tracker.plausible_colour(move.destination) == self.game.position.turn:
+            return False  # surely the mover's piece that came down
+        for other in self.evidence.reached:
+            rested = placed.get(other.destination)
+            if other == move or other.origin != move.origin or rested is None:
+                continue
+            after, _ = self.evidence.read_after(other, board)
+            reply = after.move
+            if after.kind == "final" and reply is not None:
+                started = [lifted.get(sq, rested) for sq in (reply.origin, *reply.captures)]
+                if min(started) >= rested:
+                    return True
+        return False
+
     def _evaluate(self, now: float, events: list[Event]) -> None:
         """Read the board as it is now and show what it means (see the module docstring)."""
         board = self._board()
@@ -140,6 +175,10 @@ class BoardReading:
             reading, turn.position
         ):
             reading, touched = UNKNOWN, frozenset()
+        seen = reading  # the move's piece was seen on its destination all the same
+        two_fit = bool(touched) and self._touch_also_captures(reading, touched, board)
+        if two_fit:
+            reading, touched = UNKNOWN, frozenset()  # neither proved: a still board decides
         if reading.kind == "expected" and touched and self.correcting:
             reading = UNKNOWN  # putting the board right: their piece must come back too
         open_move = self._reopened
@@ -165,7 +204,13 @@ class BoardReading:
         maybe_touch = reading.kind == "unknown" or (
             touched and not self._movers_landing(reading, now)
         )
-        if source == "turn" and maybe_touch and self.outcome is None and self.evidence.reached:
+        if (
+            source == "turn"
+            and maybe_touch
+            and not two_fit
+            and self.outcome is None
+            and self.evidence.reached
+        ):
             # Is the next player's move already underway on top of a move whose piece
             # was seen on its destination?
             underway = self.evidence.reply_underway(board)
@@ -183,7 +228,7 @@ class BoardReading:
                     self._reply = (move, left, reply)
         self.reading, self._source = reading, source
         if source == "turn":
-            self.evidence.note(reading, now)
+            self.evidence.note(seen if two_fit else reading, now)
         unexplained = reading.kind == "unknown" or (touched and not reading.landed())
         self._two_ply_due = (
             self.since + SETTLE

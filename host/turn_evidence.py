@@ -255,8 +255,14 @@ class TurnEvidence:
 
     def two_plies(self, board: frozenset[int]) -> Proved | None:
         """The one move of this turn whose reply's final board this is, both pieces
-        seen to leave their squares and land this turn."""
-        found = []
+        seen to leave their squares and land this turn.
+
+        A piece that touched down on several squares of its moves before the reply
+        took it (a king sliding on, captured by a flying king that may take it on any
+        of them) stood last where it came down last: a move ending on a square it had
+        already left, with another of its squares filled after that and before the
+        reply started, would have the mover's piece come down twice."""
+        found: list[tuple[Move, frozenset[int], Move]] = []
         for move in self.turn.moves:
             if move.destination not in self.filled or move.origin not in self.emptied:
                 continue
@@ -268,8 +274,26 @@ class TurnEvidence:
                 and reply.origin in self.emptied
                 and reply.destination in self.filled
             ):
-                found.append((move, left))
-        return found[0] if len(found) == 1 else None
+                found.append((move, left, reply))
+        if len(found) > 1:
+            found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
+        return (found[0][0], found[0][1]) if len(found) == 1 else None
+
+    def _came_down_again(
+        self, move: Move, reply: Move, found: list[tuple[Move, frozenset[int], Move]]
+    ) -> bool:
+        """Did the piece of `move` come down on another candidate's square after it left
+        its own destination, before `reply` started (see `two_plies`)?"""
+        left_at = self.lifted_at.get(move.destination)
+        started = self.lifted_at.get(reply.origin)
+        if left_at is None or started is None:
+            return False
+        return any(
+            other.origin == move.origin
+            and left_at < self.placed_at.get(other.destination, -1.0) < started
+            for other, _, _ in found
+            if other != move
+        )
 
     def mover_landed(self, reading: Reading, now: float) -> bool:
         """Does `reading` have the mover's piece landed on a square of its move, and

@@ -117,3 +117,88 @@ def test_a_touch_on_a_piece_one_route_takes_does_not_pick_the_route() -> None:
     played = [m["fen"] for m in moves(out)]
     assert played == fens("english", ENGLISH, "22-17", "14x23x30", "17-14")
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE = "W:W3,4,12,15,K32:BK1,K2,24,25,26"
+
+
+def test_a_king_taken_where_it_stopped_is_not_read_as_going_on_with_a_touch() -> None:
+    # From `python -m hands --family blitz` (seed 5051 in Portuguese). White's king
+    # 32-5 touches 28 and 19 on the way and comes down on 5. Black takes it off, lifts
+    # the king from 1 and lands on 14. "The king went on to 14 (Black holding the king
+    # from 1, lifted before White's piece came down: a touch)" fits the same switches
+    # as "32-5, then 1x14": nothing may be committed while the hands go on; the board
+    # standing still is only the two plies' (the touched king never comes back).
+    events = [
+        {"t": 4156, "lift": 32},
+        {"t": 4436, "place": 28},
+        {"t": 4498, "lift": 28},
+        {"t": 4591, "place": 19},
+        {"t": 4669, "lift": 19},
+        {"t": 4762, "place": 5},
+        {"t": 4871, "lift": 5},
+        {"t": 4902, "lift": 1},
+        {"t": 5368, "place": 14},
+    ]
+    out = run("portuguese", events, PORTUGUESE)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE, "32-5", "1x14")
+    assert not notices(out, "illegal-board")
+
+
+RUSSIAN_KING = "B:W20,29:B1,3,4,5,6,7,8,16,K32"
+
+
+def test_a_king_captured_where_it_came_down_last() -> None:
+    # From the blitz family (seed 5031 in Russian). Black's king g1 touches down on
+    # d4 and comes down on c5 (32-18, 32-14); White takes it off at once and captures
+    # h4xf6xd8xb6xf2, crowning on d8. A flying king from b6 takes a piece on c5 as
+    # well as on d4, so "g1-d4" and "g1-c5", each followed by that capture, explain
+    # the still board; but d4 was left before c5 was filled, and nothing of White's
+    # was in the hand then: the king stood last on c5.
+    events = [
+        {"t": 4120, "lift": 32},
+        {"t": 4508, "place": 18},
+        {"t": 4576, "lift": 18},
+        {"t": 4633, "place": 14},
+        {"t": 4713, "lift": 14},
+        {"t": 4781, "lift": 20},
+        {"t": 5124, "place": 11},
+        {"t": 5535, "lift": 11},
+        {"t": 6025, "place": 2},
+        {"t": 6197, "lift": 6},
+        {"t": 6242, "lift": 2},
+        {"t": 6402, "place": 6},
+        {"t": 6448, "lift": 6},
+        {"t": 6505, "place": 9},
+        {"t": 6961, "lift": 9},
+        {"t": 7395, "place": 27},
+        {"t": 7555, "lift": 7},
+        {"t": 7749, "lift": 16},
+    ]
+    out = run("russian", events, RUSSIAN_KING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("russian", RUSSIAN_KING, "g1-c5", "h4xf6xd8xb6xf2")
+    assert not notices(out, "illegal-board")
+
+
+RUSSIAN_TOUCH = "B:W22,28,29,30,31:B1,3,4,5,6,7,8,9,10,12,20,K32"
+
+
+def test_a_reply_lifted_before_the_king_first_came_down_answers_nothing() -> None:
+    # From the opponent-touch family (seed 3126 in Russian). Black's king g1-d4
+    # brushes e3 (53 ms) on the way while White touches c3 (22) and puts it back
+    # later. "g1-e3, then White's c3-d4" fits the switches, but White's man was
+    # lifted before the king reached e3: a touch, not a reply to a move that had
+    # not yet happened.
+    events = [
+        {"t": 15202, "lift": 32},
+        {"t": 15612, "lift": 22},
+        {"t": 15666, "place": 23},
+        {"t": 15719, "lift": 23},
+        {"t": 15755, "place": 18},
+        {"t": 16451, "place": 22},
+    ]
+    out = run("russian", events, RUSSIAN_TOUCH)
+    assert [m["fen"] for m in moves(out)] == fens("russian", RUSSIAN_TOUCH, "g1-d4")
+    assert not notices(out, "illegal-board")
