@@ -22,7 +22,7 @@ from typing import Any
 from engine import Game, Position, Variant
 from host.errors import UserError
 from host.hints import Hint
-from host.recogniser import Event, Recogniser
+from host.recognition.recogniser import Event, Recogniser
 
 #: the live session's tick when it plays a script (host/session.py); replay jumps to deadlines
 TICK_MS = 10

@@ -35,7 +35,7 @@ from host.hints import Hint, colour_frame
 from host.journal import Journal, JournalGame, result_text
 from host.messages import COMMAND_WORDS
 from host.players import computer_levels, pdn_tags, resolved, with_level
-from host.recogniser import Event, Recogniser
+from host.recognition.recogniser import Event, Recogniser
 
 Draw = Callable[[dict[int, tuple[int, int, int]]], None]
 BLINK_PERIOD = 0.4

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import host.recogniser as recogniser_module
+import host.recognition.recogniser as recogniser_module
 from engine import Game, Move, Position, get_variant
 from host.announce import Announcer
 from host.computer_player import ComputerPlayer
@@ -22,7 +22,7 @@ from host.games import pdn_text
 from host.live import Control, Hands, Refused, Runtime
 from host.live_board import LiveBoard
 from host.opponent import Opponent
-from host.recogniser import GRACE, SETTLE, Recogniser
+from host.recognition.recogniser import GRACE, SETTLE, Recogniser
 from host.session import Session
 
 BRAZILIAN = get_variant("brazilian")

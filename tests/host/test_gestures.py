@@ -19,7 +19,7 @@ from host.announce import Announcer
 from host.config import DEFAULT_COLOURS, Config
 from host.gestures import AWAY, MENU_TIMEOUT, GestureDetector, start_menu
 from host.journal import Journal
-from host.recogniser import GRACE, Recogniser
+from host.recognition.recogniser import GRACE, Recogniser
 from host.replay import apply, parse_events
 from host.session import Session
 from host.squares import SquareMap

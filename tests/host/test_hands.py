@@ -24,7 +24,7 @@ from replaykit import VARIANTS, fens, frame_at, frame_record_at, moves, notices,
 
 from engine import Game, Position, get_variant
 from engine.position import Piece
-from host.recogniser import GRACE, Recogniser
+from host.recognition.recogniser import GRACE, Recogniser
 
 SEEDS = [f"ci-{i}" for i in range(int(os.environ.get("DRAUGHTSBOARD_SOAK", "1")))]
 

@@ -18,7 +18,7 @@ from host.cli import main
 from host.config import Config, load_config
 from host.errors import UserError
 from host.journal import Journal
-from host.recogniser import GRACE
+from host.recognition.recogniser import GRACE
 from host.session import Session
 from host.stream import run_stream
 

@@ -1,4 +1,4 @@
-"""The piece tracker (host/piece_identity.py): who stands where, in bounded memory.
+"""The piece tracker (host/recognition/piece_identity.py): who stands where, in bounded memory.
 
 The host runs on a Pi Zero 2 (512 MB). A tracker that enumerated every way of
 putting many pieces down in one scan once grew past 8 GB on a mock board's
@@ -15,7 +15,7 @@ import pytest
 
 from engine import get_variant
 from engine.position import Piece
-from host.piece_identity import MAX_READINGS, PieceTracker
+from host.recognition.piece_identity import MAX_READINGS, PieceTracker
 
 WHITE, BLACK = Piece("W", False), Piece("B", False)
 

@@ -11,7 +11,7 @@ import json
 from replaykit import frame_at, moves, role, run
 
 from engine import Game, Position, get_variant
-from host.recogniser import HOLD
+from host.recognition.recogniser import HOLD
 from tests.paths import SHARED
 
 

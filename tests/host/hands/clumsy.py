@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import Move
-from host.timing import SETTLE
+from host.recognition.timing import SETTLE
 
 from .driver import Driver
 from .habits import (

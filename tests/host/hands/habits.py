@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 from engine import Move, Position
 from engine.position import Piece
-from host.timing import GRACE
+from host.recognition.timing import GRACE
 
 from .driver import Driver
 from .moves import SCAN_MAX

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import Move, Position, Variant
-from host.timing import HOLD, STEP
+from host.recognition.timing import HOLD, STEP
 
 from .table import Table, between
 

@@ -4,7 +4,7 @@ on a square and go on (touch-move off and on)."""
 from __future__ import annotations
 
 from engine import Move, Position
-from host.timing import CALM, GRACE, HOLD, SETTLE
+from host.recognition.timing import CALM, GRACE, HOLD, SETTLE
 
 from .driver import Driver
 from .habits import (

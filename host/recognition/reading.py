@@ -4,21 +4,21 @@ moves over time.
 A board alone can mean several things: the move underway, the opponent touching
 a piece, the last move going on (touch-move off), or the next player's reply
 already underway on top of a move whose piece was seen on its destination. This
-module decides which, from the turn's boards (host/turn_boards.py), what the
-hands did and what it proves (host/turn_evidence.py) and which piece may stand
-where (host/piece_identity.py), then hands the result to the lights. A move is
+module decides which, from the turn's boards (host/recognition/turn_boards.py), what the
+hands did and what it proves (host/recognition/turn_evidence.py) and which piece may stand
+where (host/recognition/piece_identity.py), then hands the result to the lights. A move is
 committed here only on a reply's proof; a settled board is the timers' job.
 
-Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state it reads.
 """
 
 from __future__ import annotations
 
 from engine import Move
-from host.guidance import progress_hint
-from host.recognition_events import Event
-from host.timing import SETTLE
-from host.turn_boards import UNKNOWN, Reading
+from host.recognition.events import Event
+from host.recognition.guidance import progress_hint
+from host.recognition.timing import SETTLE
+from host.recognition.turn_boards import UNKNOWN, Reading
 
 
 class BoardReading:

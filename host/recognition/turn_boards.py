@@ -7,7 +7,7 @@ pieces (taken off in any order, even before the piece is lifted) and L
 nothing (piece in the hand) or one landing square of a path. A move's final
 board is `expected - {o} - C + {d}`. `TurnBoards` precomputes these when a
 turn starts; `read` says what one board is in this turn. Timing, proof and
-guidance live elsewhere (host/recogniser.py, host/guidance.py): this module
+guidance live elsewhere (host/recognition/recogniser.py, host/recognition/guidance.py): this module
 only matches sets, so the same answer drives what is accepted and what is lit.
 """
 

@@ -1,6 +1,6 @@
 """What the recogniser reports: one `Event` per thing that happened.
 
-Its own module because every part of the recogniser (host/recogniser.py and the
+Its own module because every part of the recogniser (host/recognition/recogniser.py and the
 recognition_* modules mixed into it) makes events, and the session, the replay
 and the tests read them.
 """

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Move
-from host.turn_boards import Progress, Reading, TurnBoards
+from host.recognition.turn_boards import Progress, Reading, TurnBoards
 
 
 @dataclass(frozen=True)

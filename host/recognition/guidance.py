@@ -1,9 +1,9 @@
 """What the lights say in each state of a turn: next steps, pieces to take off, and
 how to put a wrong board right with the right pieces.
 
-The roles come from the same readings that accept moves (host/turn_boards.py),
+The roles come from the same readings that accept moves (host/recognition/turn_boards.py),
 so what is lit and what is accepted cannot disagree. Putting a board right is
-identity-aware: a piece whose identity the tracker knows (host/piece_identity.py)
+identity-aware: a piece whose identity the tracker knows (host/recognition/piece_identity.py)
 is sent back to a square that needs that very piece (the white man lifted goes
 back to its own square, not onto the black man's), and when the board looks
 right but the switches cannot tell whose piece stands where, both squares
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from engine import Move, Outcome, Position
 from engine.position import Piece
 from host.hints import Hint, HintBuilder, add_move, end_pattern
-from host.piece_identity import PieceTracker
-from host.turn_boards import Progress, Reading, TurnBoards
+from host.recognition.piece_identity import PieceTracker
+from host.recognition.turn_boards import Progress, Reading, TurnBoards
 
 Coords = Mapping[int, tuple[int, int]]
 

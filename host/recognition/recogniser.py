@@ -3,7 +3,7 @@
 It follows a game through the boards hands produce and commits a move only on
 proof that it was carried out (DESIGN.md section 2, docs/play.md):
 
-- its final board stayed still (host/timing.py: 0.25 s, or 0.55 s when the same
+- its final board stayed still (timing.py: 0.25 s, or 0.55 s when the same
   board is also on the way to another move);
 - or its piece stands on its destination and the next player has just started
   (lifted one of their own pieces, or taken off a piece they capture): a fast
@@ -23,22 +23,22 @@ the live session and the deterministic replay run the very same code. No I/O:
 the caller journals, announces and draws the returned events.
 
 This module holds the recogniser's state, its public calls and the set-up of
-each turn. Its work is split by concern into mixins, each in its own module:
+each turn. Its work is split by concern into mixins, each in its own module of
+this package (host/recognition/):
 
-- host/recognition_reading.py: which reading of a board holds (the move
-  underway, a touch, a reply, the last move going on), i.e. matching boards
-  to moves over time;
-- host/recognition_timers.py: what is due when the board stays still
-  (commit a settled move, guide an unexplained board, two plies);
-- host/recognition_lights.py: which frame the LEDs show in each state, and
-  the notices that go with it (board right, check the colours, capture alert);
-- host/recognition_moves.py: changing the game (commit, correct, take back)
-  and the events that report it.
+- reading.py: which reading of a board holds (the move underway, a touch, a
+  reply, the last move going on), i.e. matching boards to moves over time;
+- timers.py: what is due when the board stays still (commit a settled move,
+  guide an unexplained board, two plies);
+- lights.py: which frame the LEDs show in each state, and the notices that go
+  with it (board right, check the colours, capture alert);
+- moves.py: changing the game (commit, correct, take back) and the events
+  that report it.
 
-Below them: the boards a turn can show in host/turn_boards.py, what the hands
-did this turn and what it proves in host/turn_evidence.py, a move that goes on
-in host/reread.py, which piece stands where in host/piece_identity.py, the
-frames in host/guidance.py, the thresholds in host/timing.py.
+Below them: the boards a turn can show in turn_boards.py, what the hands did
+this turn and what it proves in turn_evidence.py, a move that goes on in
+reread.py, which piece stands where in piece_identity.py, the frames in
+guidance.py, the thresholds in timing.py.
 """
 
 from __future__ import annotations
@@ -46,16 +46,16 @@ from __future__ import annotations
 from engine import Game, Move, Outcome
 from engine.position import Piece
 from host.hints import Hint
-from host.piece_identity import PieceTracker
-from host.recognition_events import Event
-from host.recognition_lights import Lights
-from host.recognition_moves import GameChanges
-from host.recognition_reading import BoardReading
-from host.recognition_timers import Timers
-from host.reread import Reopened
-from host.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
-from host.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
-from host.turn_evidence import TurnEvidence
+from host.recognition.events import Event
+from host.recognition.lights import Lights
+from host.recognition.moves import GameChanges
+from host.recognition.piece_identity import PieceTracker
+from host.recognition.reading import BoardReading
+from host.recognition.reread import Reopened
+from host.recognition.timers import Timers
+from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
+from host.recognition.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
+from host.recognition.turn_evidence import TurnEvidence
 
 __all__ = [
     "CALM",

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from engine import Position
 from engine.position import Piece
-from host.turn_boards import Reading
+from host.recognition.turn_boards import Reading
 
 #: readings held at most, at any moment (the cheapest); beyond this they collapse
 MAX_READINGS = 24

@@ -6,7 +6,7 @@ event the session journals for it, is made in one place: captured pieces left
 on the board become `lingering`, the move stays open for a re-read (touch-move
 off, or a move proved by a reply), the new turn starts.
 
-Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state it reads.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Move
-from host.recognition_events import Event
-from host.reread import Reopened
+from host.recognition.events import Event
+from host.recognition.reread import Reopened
 
 
 class GameChanges:

@@ -5,15 +5,15 @@ clock that jumps from deadline to deadline) run the same code. A final board
 commits after SETTLE (HOLD when it is also on the way to another move); a move
 proved by a reply waits until its piece has stayed BRUSH; an unexplained board
 is checked against two plies after SETTLE and guided after GRACE; the position
-before the last move or the initial one must stay CALM (host/timing.py).
+before the last move or the initial one must stay CALM (host/recognition/timing.py).
 
-Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state it reads.
 """
 
 from __future__ import annotations
 
-from host.recognition_events import Event
-from host.timing import CALM, EPS, GRACE, HOLD, SETTLE
+from host.recognition.events import Event
+from host.recognition.timing import CALM, EPS, GRACE, HOLD, SETTLE
 
 
 class Timers:

@@ -1,6 +1,6 @@
 """What the hands did this turn, and what it proves about the move being played.
 
-A final board that stays is proof enough (host/recogniser.py times it). The
+A final board that stays is proof enough (host/recognition/recogniser.py times it). The
 proofs here are for hands that do not wait: the next player starting while the
 move's board is still fresh, or already landing a piece on top of it. Each asks
 for evidence a sensor board really has: which squares were emptied and filled
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
-from host.timing import SLIDE, STEP, TOGETHER
-from host.turn_boards import Reading, TurnBoards
+from host.recognition.timing import SLIDE, STEP, TOGETHER
+from host.recognition.turn_boards import Reading, TurnBoards
 
 #: a move with the captured pieces read as left on the board (forgotten)
 Proved = tuple[Move, frozenset[int]]

@@ -2,18 +2,24 @@
 with it: the board is right again (or the colours must be checked), a piece that
 may not move is lifted while a capture is mandatory.
 
-The frames themselves are built in host/guidance.py from the same readings that
+The frames themselves are built in host/recognition/guidance.py from the same readings that
 accept moves, so what is lit and what is accepted cannot disagree; this module
 only picks the frame for the recogniser's state and keeps the log of frames.
 
-Mixed into `Recogniser` (host/recogniser.py), which holds the state it reads.
+Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state it reads.
 """
 
 from __future__ import annotations
 
-from host.guidance import correction_hint, end_hint, final_hint, idle_hint, progress_hint
 from host.hints import Hint, HintBuilder, filter_level
-from host.recognition_events import Event
+from host.recognition.events import Event
+from host.recognition.guidance import (
+    correction_hint,
+    end_hint,
+    final_hint,
+    idle_hint,
+    progress_hint,
+)
 
 #: frames kept for a caller that never drains them (the live session reads `hint`)
 FRAMES_KEPT = 64
