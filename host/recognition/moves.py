@@ -52,7 +52,8 @@ class GameChanges:
                 for sq in acted - move.captures
                 if (p := before.piece_at(sq)) is not None and p.color != side
             )
-            self._reopened = Reopened(turn_before, move, lingering_before, theirs)
+            taken = move.captures - self.sensed
+            self._reopened = Reopened(turn_before, move, lingering_before, theirs, taken)
         events.append(Event("move", now, self._move_data(text, side, move)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
@@ -77,7 +78,8 @@ class GameChanges:
         self._crown_lifted = False
         self.outcome = None
         self._new_turn()
-        self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted)
+        taken = move.captures - self.sensed
+        self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted, taken)
         data = self._move_data(text, side, move)
         data["was"] = was
         data["fen_before"] = before.fen()

@@ -114,9 +114,8 @@ class BoardReading:
             return False  # lifted once the piece was down: the next player starting
         if self.tracker.plausible_colour(move.destination) == self.game.position.turn:
             return False  # surely the mover's piece that came down
-        for other in self.evidence.reached:
-            rested = placed.get(other.destination)
-            if other == move or other.origin != move.origin or rested is None:
+        for other, rested in self.evidence.reached.items():
+            if other == move or other.origin != move.origin:
                 continue
             after, _ = self.evidence.read_after(other, board)
             reply = after.move

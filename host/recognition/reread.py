@@ -26,6 +26,10 @@ class Reopened:
     move: Move
     lingering: frozenset[int]  # forgotten captured pieces on the board before it
     acted: frozenset[int]  # the next player's pieces already lifted when it was committed
+    #: its captured pieces already off the board when it was committed: a piece put back
+    #: on one of those squares is no move going on (the piece that goes on only leaves
+    #: squares, and another result of it would need that captured piece standing)
+    taken: frozenset[int] = frozenset()
 
     @property
     def mover(self) -> str:
@@ -35,6 +39,8 @@ class Reopened:
         """The board as this move going on: another legal result of the same piece
         ("final"), or the piece in the hand or touching down on the way ("progress")."""
         board = (sensed - self.lingering) | self.acted
+        if board & self.taken:
+            return None  # a captured piece put back (or another piece there): not this move
         reading = self.turn.read(board)
         origin = self.move.origin
         if reading.kind == "final" and reading.move is not None:

@@ -47,8 +47,9 @@ class TurnEvidence:
         self.emptied: set[int] = set(emptied)
         self.filled: set[int] = set(filled)
         #: moves whose piece was seen on its destination since the board last showed
-        #: the position (a reply landing on top of one of them proves it)
-        self.reached: dict[Move, None] = {}
+        #: the position (a reply landing on top of one of them proves it), and when first
+        #: (the square may be filled again later: the reply's piece sliding over it)
+        self.reached: dict[Move, float] = {}
         #: the moves underway when the piece was last seen in the hand, and when a
         #: board that means nothing followed (a reply seen a scan before the landing)
         self.in_hand: tuple[list[Move], float | None] | None = None
@@ -72,7 +73,7 @@ class TurnEvidence:
         for move in reading.landed():
             # (a king capture back on its own square only if the king ever left it)
             if move.origin != move.destination or move.origin in self.emptied:
-                self.reached[move] = None
+                self.reached.setdefault(move, now)
         moves = reading.in_hand()
         if moves:
             self.in_hand = (moves, None)
@@ -212,9 +213,24 @@ class TurnEvidence:
             reading, left = self.read_after(move, board)
             if reading.kind == "unknown":
                 reading, left = self._reply_then_start(move, board), frozenset()
-            if reading.kind in ("final", "progress"):
+            if reading.kind in ("final", "progress") and self._answers(move, reading):
                 found.append((move, reading, left))
         return found[0] if len(found) == 1 else None
+
+    def _answers(self, move: Move, reply: Reading) -> bool:
+        """Could `reply` answer `move`: was its piece lifted once `move`'s piece had left
+        its square? A piece of the next player's already off before the mover started
+        is no reply to that move (a captured piece taken off early, a piece held out of
+        turn). One lifted while the mover's piece was in the air may be: a touch that
+        the player then carries on (touch-move)."""
+        started = self.lifted_at.get(move.origin)
+        if reply.kind == "final" and reply.move is not None:
+            origins = [reply.move.origin]
+        else:
+            origins = [p.move.origin for p in reply.found if p.lifted]
+        if started is None or not origins:
+            return True
+        return any(self.lifted_at.get(sq, started) >= started - TOGETHER for sq in origins)
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen
@@ -248,10 +264,16 @@ class TurnEvidence:
 
     def reply_landed(self, reply: Reading, now: float) -> bool:
         """Has the reply's piece been carried down onto a square (its final board, or a
-        touch-down on its way)?"""
+        touch-down on its way)? Judged when that square filled, not now: a piece put
+        down in the very scan its square was left (a knock sliding on) stays no reply
+        however long it then stands."""
+        placed = self.placed_at
         if reply.kind == "final" and reply.move is not None:
-            return self.carried(reply.move, now)
-        return any(p.lifted and p.at is not None and self.carried(p.move, now) for p in reply.found)
+            return self.carried(reply.move, placed.get(reply.move.destination, now))
+        return any(
+            p.lifted and p.at is not None and self.carried(p.move, placed.get(p.path[p.at], now))
+            for p in reply.found
+        )
 
     def two_plies(self, board: frozenset[int]) -> Proved | None:
         """The one move of this turn whose reply's final board this is, both pieces

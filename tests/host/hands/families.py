@@ -39,3 +39,32 @@ FAMILIES: dict[str, Family] = {
     "goes-on": goes_on,
     "touch-move-club": touch_move_club,
 }
+
+#: the families that play from whatever position the game has reached (the others set
+#: up their own position, or the club's touch-move setting, for the whole stream)
+MIXABLE = (
+    "knocked",
+    "two-lifted",
+    "opponent-touch",
+    "held-wrong",
+    "hover",
+    "slow",
+    "late-removal",
+    "blitz",
+    "thresholds",
+    "illegal-held",
+    "goes-on",
+)
+
+
+def mixed(d: Driver, plies: int) -> None:
+    """Every habit at once, as in a real game: each ply is played by a family drawn at
+    random (a blitz reply straight after a knock, a touch during a slow capture, a
+    forgotten piece still on the board when the next player holds a piece wrong)."""
+    for _ in range(plies):
+        if d.over or d.ambiguous:
+            return
+        FAMILIES[d.rng.choice(MIXABLE)](d, 1)
+
+
+FAMILIES["mixed"] = mixed

@@ -44,11 +44,15 @@ def in_hand(d: Driver, origin: int) -> Piece | None:
 
 
 def other_quiet(d: Driver, move: Move) -> list[Move]:
-    """The other quiet moves of the same piece (legal squares it could be put on)."""
+    """The other quiet moves of the same piece (legal squares it could be put on, unless
+    a forgotten captured piece still stands there)."""
     return [
         m
         for m in d.moves()
-        if m.origin == move.origin and m.destination != move.destination and not m.captures
+        if m.origin == move.origin
+        and m.destination != move.destination
+        and not m.captures
+        and m.destination not in d.lingering
     ]
 
 

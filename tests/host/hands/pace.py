@@ -128,7 +128,8 @@ def goes_on(d: Driver, plies: int) -> None:
     on 0.3 to 1.5 s later, or a slow capture resting on a landing square where a
     shorter legal capture ends (free-choice variants). The board re-reads the move."""
     found = None
-    if d.variant.capture_rule == "free" and d.rng.random() < 0.5:
+    fresh = not d.table.changes  # (mixed with other habits: from the game's position)
+    if fresh and d.variant.capture_rule == "free" and d.rng.random() < 0.5:
         found = find(d.variant, d.rng, lambda p, m: bool(rest_stops(p, m)), sparse_first=True)
     if found is not None:
         position, move = found
@@ -139,6 +140,7 @@ def goes_on(d: Driver, plies: int) -> None:
         d.pause()
     for move, other in pieces_that_go_on(d, plies, 0.6):
         first = d.rng.choice(other)
+        d.clear_path(move)  # (forgotten pieces where it goes on come off first too)
         d.play(first)
         if d.over:
             return  # the game ended with it: nothing goes on after the end

@@ -1,7 +1,6 @@
-"""Blitz hands (issue 7) that the soak found: the evidence that fits two moves.
-
-The stream is the one `python -m hands --family blitz` generated (seed 3002 in
-Russian), cut to the moves that matter and shifted in time.
+"""Hands the long soak found (issue 7): each stream is the one `python -m hands`
+generated for the family, variant and seed named in the test, cut to the moves
+that matter. Mostly the evidence that fits two moves.
 """
 
 from __future__ import annotations
@@ -202,3 +201,93 @@ def test_a_reply_lifted_before_the_king_first_came_down_answers_nothing() -> Non
     out = run("russian", events, RUSSIAN_TOUCH)
     assert [m["fen"] for m in moves(out)] == fens("russian", RUSSIAN_TOUCH, "g1-d4")
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE_KNOCK = "B:W2,3,4,9,K13:BK1,8,21,24,26,32"
+
+
+def test_a_piece_knocked_onto_a_square_in_the_very_scan_is_no_reply() -> None:
+    # From the knocked family (seed 10145 in Portuguese). Black's king 1-10 touches 5
+    # on the way; in the scan it lands on 10, White's king 13 is knocked onto 18 and
+    # then pushed back. "1-5, then White 13-10 (and Black lifting 5)" fits the switches,
+    # but 13 left and 10 filled in the same scan: no hand carried a piece there, however
+    # long it then stands.
+    events = [
+        {"t": 2234, "lift": 1},
+        {"t": 2619, "place": 5},
+        {"t": 2673, "lift": 5},
+        {"t": 2747, "place": 10},
+        {"t": 2747, "lift": 13},
+        {"t": 2747, "place": 18},
+        {"t": 2820, "lift": 18},
+        {"t": 2838, "place": 13},
+    ]
+    out = run("portuguese", events, PORTUGUESE_KNOCK)
+    assert [m["fen"] for m in moves(out)] == fens("portuguese", PORTUGUESE_KNOCK, "1-10")
+
+
+POOL_KING = "W:WK2:B9,10,11,13,19,21,22,24,25,K30,K31"
+
+
+def test_a_captured_piece_taken_off_before_the_capture_started_is_no_reply() -> None:
+    # From the long-king family (seed 10088 in Pool). Black's man on 9, one of the
+    # pieces White's king will take, comes off before the king is even lifted. The king
+    # touches down on the way and comes to rest on 5. Reading the touch-down on 7 as
+    # "2x7 with its four captured pieces forgotten, then Black's 9 landing on 14" took
+    # a piece lifted before White started for Black's reply.
+    events = [
+        {"t": 749, "lift": 9},
+        {"t": 1181, "lift": 2},
+        {"t": 1569, "place": 7},
+        {"t": 1603, "lift": 7},
+        {"t": 1669, "place": 16},
+        {"t": 1747, "lift": 16},
+        {"t": 1802, "place": 20},
+        {"t": 2146, "lift": 20},
+        {"t": 2512, "place": 27},
+        {"t": 2823, "lift": 27},
+        {"t": 3144, "place": 23},
+        {"t": 3178, "lift": 23},
+        {"t": 3244, "place": 18},
+        {"t": 3322, "lift": 18},
+        {"t": 3355, "place": 14},
+        {"t": 3444, "lift": 14},
+        {"t": 3522, "place": 5},
+        {"t": 3821, "lift": 24},
+        {"t": 4032, "lift": 11},
+    ]
+    out = run("pool", events, POOL_KING)
+    assert [m["fen"] for m in moves(out)] == fens("pool", POOL_KING, "2x20x27x5")
+    assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_PUT_BACK = "B:W10,16,27,29,31:B5,12,K21"
+
+
+def test_a_captured_square_filled_again_is_no_capture_going_on() -> None:
+    # From the mixed family (seed 20156 in Brazilian). Black's king a3xh4 takes 10 and
+    # 16; White's first lift proves it and it stays open (touch-move off). White then
+    # holds its man from 27 on 16, where a captured piece stood: read as "the capture
+    # still going on, 16 not yet taken", the board said nothing. A captured piece put
+    # back is no move going on: the illegal board is announced after the grace period,
+    # and the board is right again once the man is back on 27.
+    events = [
+        {"t": 19227, "lift": 21},
+        {"t": 19701, "lift": 16},
+        {"t": 19881, "place": 11},
+        {"t": 19963, "lift": 11},
+        {"t": 20028, "place": 16},
+        {"t": 20110, "lift": 16},
+        {"t": 20192, "place": 20},
+        {"t": 20339, "lift": 10},
+        {"t": 20339, "lift": 27},
+        {"t": 20552, "place": 16},
+        {"t": 26243, "lift": 16},
+        {"t": 26652, "place": 27},
+    ]
+    out = run("brazilian", events, BRAZILIAN_PUT_BACK)
+    assert [m["fen"] for m in moves(out)] == fens("brazilian", BRAZILIAN_PUT_BACK, "a3xh4")
+    alarms = notices(out, "illegal-board")
+    assert [(a["missing"], a["extra"]) for a in alarms] == [([27], [16])]
+    assert 20552 + 3000 <= alarms[0]["t"] < 26243
+    assert notices(out, "board-ok")
