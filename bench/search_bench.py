@@ -22,7 +22,7 @@ from host.opponent import Opponent
 
 VARIANTS = ("brazilian", "international", "russian", "english", "portuguese")
 PI_SLOWDOWN = 10  # a Raspberry Pi Zero 2 core against this machine's, roughly (engine bench)
-TICK = 0.010  # the board loop polls every 10 ms (host.session.run_board)
+TICK = 0.010  # host.live scans the board every scan_period, 10 ms by default
 
 
 def _positions(variant_name: str) -> list[tuple[str, Position]]:
@@ -143,7 +143,7 @@ def run(quick: bool = False) -> str:
         "",
         "### Board loop while the opponent thinks",
         "",
-        f"A {TICK * 1000:.0f} ms poll loop (as `host.session.run_board`) doing a legal-move "
+        f"A {TICK * 1000:.0f} ms poll loop (as `host.live`'s board scan) doing a legal-move "
         "call per tick; lateness of each wake-up in ms. The thread backend shares the "
         "interpreter lock with the loop; the process backend does not.",
         "",

@@ -24,7 +24,7 @@ from host.errors import UserError
 from host.hints import Hint
 from host.recognition.recogniser import Event, Recogniser
 
-#: the live session's tick when it plays a script (host/session.py); replay jumps to deadlines
+#: the live session's tick when it plays a script (host/stream.py); replay jumps to deadlines
 TICK_MS = 10
 #: after the last event the clock runs on at most this long for the board to settle
 RUN_ON_MS = 10_000

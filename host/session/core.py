@@ -1,19 +1,13 @@
-"""The live session: board snapshots in, moves journaled, announced and lit.
+"""The `Session` itself: its state, starting or resuming a game, and its public calls.
 
-One `Session` owns a recogniser and wires its events to the outside world in a
-fixed order: journal first (fsync'd), then announcements, then LEDs, so a
-power cut can never lose a move anyone has heard about. Board commands with a
-spare piece (host/gestures.py) are read from the same snapshots and carried
-out by the same methods as typed commands and the page's controls. Every
-change is also published on the session's update bus (`subscribe`), which the
-web page, the status file and the club's MQTT publisher (host/broadcast) listen
-to, and so does the computer opponent (host/computer_player.py), which plays
-through `allow_only`, `players` and `overlay`.
+Kept apart from what it does with the recogniser's events (events.py), the board
+commands made with a spare piece (board_commands.py) and the LEDs (leds.py), so
+this module reads as the session's interface: what the runtime, the page, the
+typed console and the computer opponent may ask of it (observe a snapshot, a new
+game, hints, players, language, tags, a typed command, resign), and how a game is
+started or resumed from the journal when the session is made.
 
-The session reads no clock and does no I/O of its own beyond the journal: the
-live runtime (`host.live`) feeds it snapshots and commands on the real clock,
-`host.stream.run_stream` feeds it a recorded stream on a simulated clock
-(tests, the crash test, bug reports).
+The mixins (listed in host/session/__init__.py) read the state set up here.
 """
 
 from __future__ import annotations
@@ -22,40 +16,28 @@ import sys
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 
 from engine import Game, Move, Position, Variant, get_variant
 from host.announce import Announcement, Announcer
 from host.bus import Listener, UpdateBus
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
-from host.games import pdn_text, rebuild, save_game
-from host.gestures import GestureDetector, GestureEvent
-from host.hints import Hint, colour_frame
-from host.journal import Journal, JournalGame, result_text
+from host.games import pdn_text, rebuild
+from host.hints import Hint
+from host.journal import Journal, JournalGame
 from host.messages import COMMAND_WORDS
-from host.players import computer_levels, pdn_tags, resolved, with_level
-from host.recognition.recogniser import Event, Recogniser
+from host.recognition.recogniser import Recogniser
+from host.session.board_commands import BoardCommands
+from host.session.events import EventHandling
+from host.session.leds import Draw, Leds
 
-Draw = Callable[[dict[int, tuple[int, int, int]]], None]
-BLINK_PERIOD = 0.4
 RECENT = 8
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
 #: the same, as a Portuguese speaker types them
 COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
-#: recogniser events published on the bus as "notice" updates
-NOTICES = (
-    "crown",
-    "crown-confirmed",
-    "illegal-board",
-    "board-ok",
-    "check-colours",
-    "capture-mandatory",
-    "nothing-to-take-back",
-)
 
 
-class Session:
+class Session(BoardCommands, EventHandling, Leds):
     """A game on the board: recogniser + journal + announcer + LED frames."""
 
     def __init__(
@@ -156,14 +138,6 @@ class Session:
     @property
     def language(self) -> str:
         return self.announcer.language
-
-    @property
-    def hint(self) -> Hint:
-        """What the LEDs show: a board command's menu over the game, else the game's hint."""
-        overlay = self.gestures.hint if self.gestures is not None else None
-        if overlay is None and self.overlay is not None:
-            overlay = self.overlay(self._clock)
-        return overlay if overlay is not None else self.recogniser.hint
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Receive every change (see `host.bus`); returns a function that unsubscribes."""
@@ -275,11 +249,6 @@ class Session:
         self._handle(self.recogniser.allow_only(now, moves))
         self._redraw(now)
 
-    def redraw(self, now: float) -> None:
-        """Light the LEDs again (an overlay appeared or went)."""
-        self._clock = now
-        self._redraw(now)
-
     def set_language(self, now: float, language: str) -> None:
         """Say everything from now on in `language` (`LANGUAGES`)."""
         if language not in LANGUAGES:
@@ -334,182 +303,3 @@ class Session:
         if kind in ("disconnected", "reconnected"):
             self.bus.publish("device", self._clock, event=kind)
             self.announcer.announce(kind)
-
-    # -- events ------------------------------------------------------------------
-
-    def _handle(self, events: list[Event]) -> None:
-        publish = self.bus.publish
-        for event in events:
-            d = event.data
-            if event.kind == "move":
-                # Journal first: what is announced is already on disk.
-                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
-                publish("move", event.time, **d)
-                self.announcer.announce("move", side=d["side"], move=d["move"], fen=d["fen"])
-            elif event.kind == "move-corrected":
-                # The last move went on (touch-move off): it is replaced on disk, then said.
-                # A power cut between the two records leaves the move taken back; the
-                # board still shows it and it is read again on resume.
-                self.journal.takeback(d["ply"])
-                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
-                # Watchers see the same: the first reading taken back, the move played.
-                publish("takeback", event.time, move=d["was"], fen=d["fen_before"])
-                publish("move", event.time, **d)
-                self.announcer.announce(
-                    "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
-                )
-            elif event.kind == "outcome":
-                self._finish(d["winner"], d["reason"])
-                result = result_text(d["winner"], self.variant.name)
-                publish("outcome", event.time, result=result, **d)
-            elif event.kind == "takeback":
-                self.journal.takeback(len(self.game.moves) + 1)
-                publish("takeback", event.time, **d)
-                self.announcer.announce("takeback", move=d["move"])
-            elif event.kind == "new-game":
-                self._new_game()
-                side = self.game.position.turn
-                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
-                self.announcer.announce("new-game", variant=self.variant.name, side=side)
-            elif event.kind in NOTICES:
-                publish("notice", event.time, notice=event.kind, **d)
-                if event.kind in ("crown", "crown-confirmed"):
-                    self.announcer.announce(event.kind, square=self._name(d["square"]))
-                else:
-                    self.announcer.announce(event.kind, **d)
-
-    def _announced(self, item: Announcement) -> None:
-        self.recent.append(item)
-        self.announced += 1
-        self.bus.publish(
-            "announcement", self._clock, kind=item.kind, text=item.text, params=item.params
-        )
-
-    def _publish_settings(self, now: float) -> None:
-        self.bus.publish(
-            "settings", now, hints=self.hint_level, language=self.language,
-            players=dict(self.players),
-        )
-
-    def _name(self, square: int) -> str:
-        if getattr(self.variant, "notation", "numeric") == "algebraic":
-            return self.variant.square_name(square)
-        return str(square)
-
-    def _finish(self, winner: str | None, reason: str) -> None:
-        result = result_text(winner, self.variant.name)
-        self.journal.end(result, reason)
-        self._save(result)
-        if reason != "agreement":  # "draw agreed" was already said
-            kind = "draw" if winner is None else "win"
-            self.announcer.announce(kind, side=winner or "", reason=reason)
-
-    def _save(self, result: str) -> Path | None:
-        """Write the journal's game to the games folder."""
-        record = self.journal.read()
-        if record is None:
-            return None
-        # the players that game was played by (the next game's may be set already)
-        tags = self.tags(record.players)
-        return save_game(record, result, self.config.games_dir, tags)
-
-    def tags(self, players: dict[str, str] | None = None) -> dict[str, str]:
-        """The saved game's extra PDN tags: the computer's sides (`players`, by default
-        the current ones), then a club's pairings."""
-        sides = pdn_tags(players or self.players, self.config.computer_level)
-        return {**sides, **self.game_tags}
-
-    def _recorded(self) -> dict[str, str]:
-        """The players as the journal keeps them (plain `computer` at its level)."""
-        return resolved(self.players, self.config.computer_level)
-
-    def _new_game(self) -> None:
-        record = self.journal.read()
-        if record is not None and not record.finished and record.moves:
-            self._save("*")  # the abandoned game is kept, unfinished
-        self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(self.variant.name, self.game.fen(), self.started, self._recorded())
-
-    # -- board commands (host/gestures.py) ---------------------------------------------
-
-    def _gesture_detector(
-        self, variant: Variant, spare: int | None = None
-    ) -> GestureDetector | None:
-        """A detector for `variant`; `spare`: a spare piece already standing there (the one
-        that chose this variant), ignored until it is taken off."""
-        if not self.config.gestures:
-            return None
-        detector = GestureDetector(
-            variant, hold=self.config.gesture_hold, level=self.computer_level()
-        )
-        if spare is not None:
-            detector.ignore_until_lifted(spare)
-        return detector
-
-    def computer_level(self) -> int:
-        """The computer's level (the highest, if it plays both sides), 0 if it plays none."""
-        return max(computer_levels(self.players, self.config.computer_level).values(), default=0)
-
-    def _spare_in_hand(self, occupied: frozenset[int] | None, fresh: Recogniser) -> int | None:
-        """The spare piece that carried out a board command, if it still stands alone on
-        a square the new game leaves empty (so the new game does not read it as wrong)."""
-        if occupied is None or self.gestures is None or not self.gestures.spent:
-            return None
-        extra = occupied - fresh.expected
-        return next(iter(extra)) if len(extra) == 1 and occupied > fresh.expected else None
-
-    def _masked(self, occupied: frozenset[int], rec: Recogniser | None = None) -> frozenset[int]:
-        """The snapshot without a spare piece in use, as the recogniser must see it."""
-        if self.gestures is None:
-            return occupied
-        return self.gestures.mask(occupied, rec or self.recogniser)
-
-    def _board_commands(self, now: float, occupied: frozenset[int]) -> frozenset[int]:
-        """Run the gesture detector on the snapshot; returns it without the spare piece."""
-        if self.gestures is None:
-            return occupied
-        for event in self.gestures.observe(now, occupied, self.recogniser):
-            self._gesture(now, event)
-        return self._masked(occupied)
-
-    def _gesture(self, now: float, event: GestureEvent) -> None:
-        d = event.data
-        if event.kind == "resign":
-            self.resign(now, d["side"])
-        elif event.kind == "draw-offer":
-            other = "B" if d["side"] == "W" else "W"
-            self.announcer.announce("draw-offer", side=d["side"], other=other)
-        elif event.kind == "draw-accept":
-            self.command(now, "draw")
-        elif event.kind == "takeback":
-            self.command(now, "takeback")
-        elif event.kind == "level":
-            self.set_players(now, with_level(self.players, d["level"]))
-            self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
-        elif event.kind == "hint":
-            self.bus.publish("hint-request", now)
-        elif event.kind == "variant":
-            self.announcer.announce("variant-chosen", variant=d["variant"])
-            if d["variant"] != self.variant.name:
-                self.next_variant = d["variant"]
-        elif event.kind in ("menu", "menu-closed"):
-            self.announcer.announce(event.kind)
-
-    # -- LEDs ----------------------------------------------------------------------
-
-    def _redraw(self, now: float) -> None:
-        """Publish and light what the LEDs show (a board command's menu included)."""
-        hint = self.hint
-        leds_key = (tuple(hint.roles.items()), hint.blink)
-        if leds_key != self._leds_key:
-            self._leds_key = leds_key
-            self.bus.publish(
-                "leds", now, leds=dict(hint.roles), blink=sorted(hint.blink)
-            )
-        if self.draw is None:
-            return
-        blink_on = not hint.blink or int(now / BLINK_PERIOD) % 2 == 0
-        key = (tuple(hint.roles.items()), hint.blink, blink_on)
-        if key != self._frame_key:
-            self._frame_key = key
-            self.draw(colour_frame(hint, self.config.colours, blink_on))

@@ -1,0 +1,130 @@
+"""What the recogniser's events do outside it: the journal, the saved games, the
+announcer and the update bus.
+
+Kept in one place because their order is the session's promise: a move is on
+disk (the journal, fsync'd) before anyone is told of it, by the bus or by the
+announcer, and before the LEDs change (the caller redraws after `_handle`), so a
+power cut can never lose a move anyone has heard about. A finished game is also
+saved to the games folder here, and an abandoned one kept unfinished (`*`).
+
+Mixed into `Session` (host/session/core.py), which holds the state it reads.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from host.announce import Announcement
+from host.games import save_game
+from host.journal import result_text
+from host.players import pdn_tags, resolved
+from host.recognition.recogniser import Event
+
+#: recogniser events published on the bus as "notice" updates
+NOTICES = (
+    "crown",
+    "crown-confirmed",
+    "illegal-board",
+    "board-ok",
+    "check-colours",
+    "capture-mandatory",
+    "nothing-to-take-back",
+)
+
+
+class EventHandling:
+    """Journal, save, announce and publish what the recogniser reports."""
+
+    def _handle(self, events: list[Event]) -> None:
+        publish = self.bus.publish
+        for event in events:
+            d = event.data
+            if event.kind == "move":
+                # Journal first: what is announced is already on disk.
+                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                publish("move", event.time, **d)
+                self.announcer.announce("move", side=d["side"], move=d["move"], fen=d["fen"])
+            elif event.kind == "move-corrected":
+                # The last move went on (touch-move off): it is replaced on disk, then said.
+                # A power cut between the two records leaves the move taken back; the
+                # board still shows it and it is read again on resume.
+                self.journal.takeback(d["ply"])
+                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                # Watchers see the same: the first reading taken back, the move played.
+                publish("takeback", event.time, move=d["was"], fen=d["fen_before"])
+                publish("move", event.time, **d)
+                self.announcer.announce(
+                    "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
+                )
+            elif event.kind == "outcome":
+                self._finish(d["winner"], d["reason"])
+                result = result_text(d["winner"], self.variant.name)
+                publish("outcome", event.time, result=result, **d)
+            elif event.kind == "takeback":
+                self.journal.takeback(len(self.game.moves) + 1)
+                publish("takeback", event.time, **d)
+                self.announcer.announce("takeback", move=d["move"])
+            elif event.kind == "new-game":
+                self._new_game()
+                side = self.game.position.turn
+                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
+                self.announcer.announce("new-game", variant=self.variant.name, side=side)
+            elif event.kind in NOTICES:
+                publish("notice", event.time, notice=event.kind, **d)
+                if event.kind in ("crown", "crown-confirmed"):
+                    self.announcer.announce(event.kind, square=self._name(d["square"]))
+                else:
+                    self.announcer.announce(event.kind, **d)
+
+    def _announced(self, item: Announcement) -> None:
+        self.recent.append(item)
+        self.announced += 1
+        self.bus.publish(
+            "announcement", self._clock, kind=item.kind, text=item.text, params=item.params
+        )
+
+    def _publish_settings(self, now: float) -> None:
+        self.bus.publish(
+            "settings", now, hints=self.hint_level, language=self.language,
+            players=dict(self.players),
+        )
+
+    def _name(self, square: int) -> str:
+        if getattr(self.variant, "notation", "numeric") == "algebraic":
+            return self.variant.square_name(square)
+        return str(square)
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        result = result_text(winner, self.variant.name)
+        self.journal.end(result, reason)
+        self._save(result)
+        if reason != "agreement":  # "draw agreed" was already said
+            kind = "draw" if winner is None else "win"
+            self.announcer.announce(kind, side=winner or "", reason=reason)
+
+    def _save(self, result: str) -> Path | None:
+        """Write the journal's game to the games folder."""
+        record = self.journal.read()
+        if record is None:
+            return None
+        # the players that game was played by (the next game's may be set already)
+        tags = self.tags(record.players)
+        return save_game(record, result, self.config.games_dir, tags)
+
+    def tags(self, players: dict[str, str] | None = None) -> dict[str, str]:
+        """The saved game's extra PDN tags: the computer's sides (`players`, by default
+        the current ones), then a club's pairings."""
+        sides = pdn_tags(players or self.players, self.config.computer_level)
+        return {**sides, **self.game_tags}
+
+    def _recorded(self) -> dict[str, str]:
+        """The players as the journal keeps them (plain `computer` at its level)."""
+        return resolved(self.players, self.config.computer_level)
+
+    def _new_game(self) -> None:
+        record = self.journal.read()
+        if record is not None and not record.finished and record.moves:
+            self._save("*")  # the abandoned game is kept, unfinished
+        self.started = datetime.now().isoformat(timespec="seconds")
+        self.journal.start(self.variant.name, self.game.fen(), self.started, self._recorded())
