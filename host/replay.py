@@ -1,6 +1,7 @@
 """Replay a recorded sensor stream through the recogniser on a simulated clock.
 
-Deterministic and hardware-free: events are applied at their own time and, in
+Deterministic and hardware-free: events are applied at their own time (switch
+bounce dropped first, as the board's debouncer would: host/bounce.py) and, in
 between, the clock jumps to each settle timer's deadline (rounded up to the
 millisecond) so timers fire exactly as they would live, however long the gaps.
 This is how the checks, the soak test and bug reports exercise the same
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game, Position, Variant
+from host.bounce import without_bounce
 from host.errors import UserError
 from host.hints import Hint
 from host.recognition.recogniser import Event, Recogniser
@@ -191,7 +193,7 @@ def replay(
 
     error: UserError | None = None
     try:
-        for event in parse_events(lines, variant):
+        for event in without_bounce(parse_events(lines, variant)):
             if pending and event.t != pending[0].t:
                 flush()
             run_until(event.t)

@@ -11,18 +11,55 @@ until the board is at rest. Used by tests, the crash test and bug reports.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
-from engine import get_variant
+from engine import Variant, get_variant
+from host.bounce import without_bounce
 from host.errors import UserError
-from host.replay import TICK_MS, apply, parse_events
+from host.replay import TICK_MS, StreamEvent, apply, parse_events
 from host.session import Session
+
+
+@dataclass(frozen=True)
+class Command:
+    """A typed command line of the stream, at `t` ms."""
+
+    t: int
+    word: str
+    line: int
+    kind: str = "command"
+    squares: frozenset[int] = frozenset()
+
+
+def stream_lines(
+    lines: Iterable[str], variant: Variant, *, commands: bool = True
+) -> Iterator[StreamEvent | Command]:
+    """The stream's events and commands, in order; a bad line raises `UserError`."""
+    last_t: float = 0
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if commands and '"command"' in text:
+            try:
+                record = json.loads(text)
+                t, word = int(record["t"]), str(record["command"])
+            except (ValueError, KeyError, TypeError):
+                raise UserError(
+                    f'events line {number}: a command is {{"t": 1200, "command": "takeback"}}'
+                ) from None
+            last_t = max(last_t, t)
+            yield Command(t, word, number)
+            continue
+        for event in parse_events([text], variant, first_line=number, last_t=last_t):
+            last_t = event.t
+            yield event
 
 
 def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True) -> None:
     """Drive the session from replay-format events on a simulated clock. Lines of the
-    form {"t": ms, "command": "takeback"} are typed commands. A bad line stops it with
-    `UserError` naming that line's number, after what came before it has been played."""
+    form {"t": ms, "command": "takeback"} are typed commands. Switch bounce is dropped
+    as in `replay` (host/bounce.py). A bad line stops it with `UserError` naming that
+    line's number, after what came before it has been played."""
     occupied = session.recogniser.expected
     now = 0
 
@@ -33,32 +70,19 @@ def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True)
 
     bad: UserError | None = None
     try:
-        for number, raw in enumerate(lines, start=1):
-            text = raw.strip()
-            if commands and '"command"' in text:
-                try:
-                    record = json.loads(text)
-                    t, word = int(record["t"]), str(record["command"])
-                except (ValueError, KeyError, TypeError):
-                    raise UserError(
-                        f'events line {number}: a command is {{"t": 1200, "command": "takeback"}}'
-                    ) from None
-                while now + TICK_MS < t:
-                    now += TICK_MS
-                    observe(now, occupied)
-                now = max(now, t)
-                session.command(now / 1000, word)
+        for item in without_bounce(stream_lines(lines, session.variant, commands=commands)):
+            while now + TICK_MS < item.t:
+                now += TICK_MS
+                observe(now, occupied)
+            now = max(now, item.t)
+            if isinstance(item, Command):
+                session.command(now / 1000, item.word)
                 occupied = session.sensed
                 if session.quit:
                     return
                 continue
-            for event in parse_events([text], session.variant, first_line=number, last_t=now):
-                while now + TICK_MS < event.t:
-                    now += TICK_MS
-                    observe(now, occupied)
-                now = max(now, event.t)
-                occupied = apply(occupied, event)
-                observe(now, occupied)
+            occupied = apply(occupied, item)
+            observe(now, occupied)
     except UserError as error:  # what came before the bad line still counts
         bad = error
     limit = now + 10_000

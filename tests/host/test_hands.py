@@ -51,6 +51,13 @@ def test_hand_family_with_touch_move_on(family: str) -> None:
     _check(soak([family], VARIANTS, [f"tm-{s}" for s in SEEDS], plies=10, touch_move=True))
 
 
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_hand_family_with_raw_switch_timing(family: str) -> None:
+    # Every change at its own millisecond (a 1-3 ms scan), as recorded-style streams
+    # carry them: switch bounce arrives as a lift, a place and a lift a few ms apart.
+    _check(soak([family], VARIANTS, [f"raw-{s}" for s in SEEDS], plies=10, scan=(1, 3)))
+
+
 # -- the examples --------------------------------------------------------------------------
 
 

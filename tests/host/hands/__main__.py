@@ -1,4 +1,5 @@
-"""`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P] [-v]`
+"""`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P]
+[--scan LOW HIGH] [--bounce P] [-v]`
 (run from tests/host, or with tests/host on PYTHONPATH): replay N seeded streams
 of each family in each variant and print wrong/false/missed per family."""
 
@@ -26,6 +27,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=("on", "off"),
         help="force the setting (streams whose verdict depends on it keep their own)",
     )
+    parser.add_argument(
+        "--scan", nargs=2, type=float, default=(10, 20), metavar=("LOW", "HIGH"),
+        help="switch scan period range in ms (default 10 20: the real scanner)",
+    )
+    parser.add_argument(
+        "--bounce", type=float, default=0.3, help="chance a switch chatters on a change"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
@@ -33,7 +41,15 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [str(s) for s in range(args.first_seed, args.first_seed + args.streams)]
     began = time.monotonic()
     forced = None if args.touch_move is None else args.touch_move == "on"
-    tallies = soak(families, variants, seeds, plies=args.plies, touch_move=forced)
+    tallies = soak(
+        families,
+        variants,
+        seeds,
+        plies=args.plies,
+        touch_move=forced,
+        scan=tuple(args.scan),
+        bounce=args.bounce,
+    )
     print(table(tallies))
     print(f"\n{time.monotonic() - began:.1f} s", file=sys.stderr)
     if args.verbose:

@@ -56,6 +56,7 @@ class Driver:
         *,
         fen: str | None = None,
         bounce: float = 0.3,
+        scan: tuple[float, float] = (10, 20),
         touch_move: bool = False,
         warmup: tuple[int, int] = (0, 40),
     ) -> None:
@@ -75,6 +76,8 @@ class Driver:
                     break  # never start from a finished game
                 self.position = after
         self.start = self.position
+        #: the switch scan period is drawn from this range (ms) for the whole stream
+        self.scan_range = scan
         #: the game as the board must follow it (draws by rule end it, as on the board)
         self.game = Game(self.variant, self.position)
         self.table = Table.from_position(
@@ -199,7 +202,7 @@ class Driver:
         while self.lingering and not self.ambiguous:
             self.table.wait(300, 1500)
             self.remove_lingering()
-        scan = self.rng.uniform(10, 20)
+        scan = self.rng.uniform(*self.scan_range)
         phase = self.rng.uniform(0, scan)
         events = self.table.events(self.start.occupied(), scan, phase)
         return Scenario(

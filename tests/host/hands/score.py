@@ -54,9 +54,18 @@ class Tally:
         return not any(self.counts[k] for k in KINDS)
 
 
-def generate(family: str, variant: str, seed: str, plies: int = 10) -> Scenario:
-    """The stream of `family` in `variant` for `seed` (deterministic)."""
-    driver = Driver(family, variant, seed)
+def generate(
+    family: str,
+    variant: str,
+    seed: str,
+    plies: int = 10,
+    *,
+    scan: tuple[float, float] = (10, 20),
+    bounce: float = 0.3,
+) -> Scenario:
+    """The stream of `family` in `variant` for `seed` (deterministic): a switch scan
+    every `scan` ms (drawn once), each switch chattering with chance `bounce`."""
+    driver = Driver(family, variant, seed, scan=scan, bounce=bounce)
     FAMILIES[family](driver, plies)
     return driver.scenario()
 
@@ -136,6 +145,8 @@ def soak(
     *,
     plies: int = 10,
     touch_move: bool | None = None,
+    scan: tuple[float, float] = (10, 20),
+    bounce: float = 0.3,
 ) -> dict[str, Tally]:
     """Generate, replay and judge every (family, variant, seed); a tally per family.
 
@@ -146,7 +157,7 @@ def soak(
         total = Tally()
         for variant in variants:
             for seed in seeds:
-                scenario = generate(family, variant, seed, plies)
+                scenario = generate(family, variant, seed, plies, scan=scan, bounce=bounce)
                 if not scenario.expected and not scenario.ambiguous:
                     continue  # no such position in this variant
                 if touch_move is not None and touch_move != scenario.touch_move:
