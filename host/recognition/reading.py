@@ -125,6 +125,15 @@ class BoardReading:
                     return True
         return False
 
+    @staticmethod
+    def _lands_both_ways(reading: Reading, reopened: Reading) -> bool:
+        """Does the piece that came down where the last move would have gone on also
+        finish a move of the next player's (read in this turn) on that square?"""
+        if reopened.kind != "final" or reopened.move is None:
+            return False
+        square = reopened.move.destination
+        return any(m.destination == square for m in reading.landed())
+
     def _evaluate(self, now: float, events: list[Event]) -> None:
         """Read the board as it is now and show what it means (see the module docstring)."""
         board = self._board()
@@ -190,6 +199,12 @@ class BoardReading:
             )
         ):
             reopened = None
+        if reopened is not None and self._lands_both_ways(reading, reopened):
+            # "The last move went on to here" and "the next player's piece, already in
+            # the air, came down here" fit the same switches: neither, until the board
+            # shows which (the last mover's lifted piece put back, or theirs landing).
+            reopened = None
+            reading, touched = UNKNOWN, frozenset()
         if reopened is not None and open_move and (
             reading.kind == "unknown"
             or reopened.kind == "final"

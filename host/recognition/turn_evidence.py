@@ -295,11 +295,26 @@ class TurnEvidence:
                 and reply is not None
                 and reply.origin in self.emptied
                 and reply.destination in self.filled
+                and self._in_order(move, reply)
             ):
                 found.append((move, left, reply))
         if len(found) > 1:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
         return (found[0][0], found[0][1]) if len(found) == 1 else None
+
+    def _in_order(self, move: Move, reply: Move) -> bool:
+        """Could the hands have played `move`, then `reply`? Each piece came down after
+        it left its square, and the reply's after the move's (or in the same moment): a
+        square filled before the piece meant to land there was lifted holds another
+        piece (the king landed there, the opponent's piece held somewhere else)."""
+        placed, lifted = self.placed_at, self.lifted_at
+        move_down = placed.get(move.destination, 0.0)
+        reply_down = placed.get(reply.destination, 0.0)
+        return (
+            lifted.get(move.origin, 0.0) <= move_down
+            and lifted.get(reply.origin, 0.0) <= reply_down
+            and move_down <= reply_down + TOGETHER
+        )
 
     def _came_down_again(
         self, move: Move, reply: Move, found: list[tuple[Move, frozenset[int], Move]]

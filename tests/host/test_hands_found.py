@@ -291,3 +291,56 @@ def test_a_captured_square_filled_again_is_no_capture_going_on() -> None:
     assert [(a["missing"], a["extra"]) for a in alarms] == [([27], [16])]
     assert 20552 + 3000 <= alarms[0]["t"] < 26243
     assert notices(out, "board-ok")
+
+
+INTERNATIONAL_KING = (
+    "W:WK3,28,30,33,34,36,38,39,40,42,44,45,46,47,48,49,50"
+    ":B1,2,5,6,7,9,10,11,14,15,18,19,20"
+)
+
+
+def test_two_plies_only_in_an_order_hands_could_play_them() -> None:
+    # From the mixed family (seed 10030 in International). White's king 3-17 touches 8
+    # and 12 on the way; Black lifts 11 once it is down and holds it on 26, a wrong
+    # square, for under three seconds, then captures 11x22 and takes the king off.
+    # "3-26, then 11-17" also explains the board with 26 filled, but 17 was filled
+    # before 11 was lifted and before 26 was: no hands play it in that order.
+    events = [
+        {"t": 15268, "lift": 3},
+        {"t": 15586, "place": 8},
+        {"t": 15610, "lift": 8},
+        {"t": 15659, "place": 12},
+        {"t": 15733, "lift": 12},
+        {"t": 15794, "place": 17},
+        {"t": 15891, "lift": 11},
+        {"t": 16136, "place": 26},
+        {"t": 19079, "lift": 26},
+        {"t": 19556, "place": 22},
+        {"t": 19629, "lift": 17},
+    ]
+    out = run("international", events, INTERNATIONAL_KING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("international", INTERNATIONAL_KING, "3-17", "11x22")
+    assert not notices(out, "illegal-board")
+
+
+POOL_GOES_ON = "W:W26,27,29,31,32:B1,3,4,5,7,14,15,17,20"
+
+
+def test_a_landing_that_is_the_last_move_going_on_or_the_reply_commits_neither() -> None:
+    # From the mixed family (seed 10159 in Pool). White plays 27-23 and Black lifts 20.
+    # A second later White touches its man on 23 and Black's man lands on 24: "27-23
+    # went on to 24, Black still holding 20" fits as well as "Black played 20-24,
+    # White touching 23". Nothing is re-read; once 23 is back, 20-24 is committed.
+    events = [
+        {"t": 812, "lift": 27},
+        {"t": 1049, "place": 23},
+        {"t": 1189, "lift": 20},
+        {"t": 2069, "lift": 23},
+        {"t": 2125, "place": 24},
+        {"t": 2823, "place": 23},
+    ]
+    out = run("pool", events, POOL_GOES_ON)
+    assert [m["fen"] for m in moves(out)] == fens("pool", POOL_GOES_ON, "27-23", "20-24")
+    assert not [r for r in out if "move-corrected" in r]
+    assert not notices(out, "illegal-board")
