@@ -98,14 +98,19 @@ class TurnEvidence:
         reading and the captured pieces it reads as left."""
         after = self.after(move)
         standing = move.captures & board
-        # A captured piece never lifted this turn is surely still there; a captured
-        # square emptied and filled again may hold the next player's landing piece.
-        left = standing - self.emptied
+        # A captured piece that stood there before the mover started is surely still there
+        # (one lifted and put back before, the last move going on, included); a captured
+        # square filled again since may hold the next player's landing piece.
+        started = self.lifted_at.get(move.origin, float("-inf")) - TOGETHER
+        left = frozenset(sq for sq in standing if self.placed_at.get(sq, started - 1) < started)
         # (the move's own piece gone from its square is no touch: lifted again, or taken)
         keep = frozenset({move.destination})
         reading, _ = after.read_touched(board - left, keep)
-        if reading.kind == "unknown" and standing - left:
-            reading, left = after.read_touched(board - standing, keep)[0], standing
+        for more in (standing - self.emptied, standing):
+            if reading.kind != "unknown" or more == left:
+                continue
+            left = more
+            reading, _ = after.read_touched(board - left, keep)
         if reading.kind == "unknown" and move.destination not in board:
             # ... unless the next player's piece has already landed: only a finished move
             # lets it land, so the mover lifting their piece again is their next move

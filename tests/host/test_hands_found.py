@@ -344,3 +344,34 @@ def test_a_landing_that_is_the_last_move_going_on_or_the_reply_commits_neither()
     assert [m["fen"] for m in moves(out)] == fens("pool", POOL_GOES_ON, "27-23", "20-24")
     assert not [r for r in out if "move-corrected" in r]
     assert not notices(out, "illegal-board")
+
+
+ITALIAN_LATE = "W:WK4,8,17,20,22,25,31:B1,9,10,24"
+
+
+def test_a_captured_piece_put_back_before_the_capture_began_is_still_left() -> None:
+    # From the mixed family (seed 60018 in Italian). White plays 17-13, lifts the man
+    # again and puts it back on 13 (nothing goes on). Black captures 9x18x27 over 13 and
+    # 22 but takes off only 22; White takes the man on 27 off and captures 31x22, landing
+    # where 22 stood, with 13 still forgotten on the board. 13 was lifted this turn,
+    # but before Black started: it is the captured man, left, not a landing.
+    events = [
+        {"t": 11149, "lift": 17},
+        {"t": 11660, "place": 13},
+        {"t": 12342, "lift": 13},
+        {"t": 12551, "place": 17},
+        {"t": 13025, "lift": 17},
+        {"t": 13290, "place": 13},
+        {"t": 14048, "lift": 9},
+        {"t": 14730, "place": 27},
+        {"t": 14863, "lift": 22},
+        {"t": 16209, "lift": 27},
+        {"t": 17990, "lift": 31},
+        {"t": 20113, "place": 27},
+        {"t": 20208, "lift": 27},
+        {"t": 20264, "place": 22},
+    ]
+    out = run("italian", events, ITALIAN_LATE)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("italian", ITALIAN_LATE, "17-13", "9x18x27", "31x22")
+    assert not notices(out, "illegal-board")
