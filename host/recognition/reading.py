@@ -14,6 +14,8 @@ Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import Move
 from host.recognition.events import Event
 from host.recognition.guidance import progress_hint
@@ -183,6 +185,15 @@ class BoardReading:
             reading, turn.position
         ):
             reading, touched = UNKNOWN, frozenset()
+        if (
+            reading.kind == "final"
+            and reading.move is not None
+            and not reading.on_the_way
+            and self.evidence.off_route(reading.move, board)
+        ):
+            # Another route's board on the way (its captured pieces still to come off):
+            # this one counts only if it stays as long as a touch-down would not.
+            reading = replace(reading, on_the_way=True)
         seen = reading  # the move's piece was seen on its destination all the same
         two_fit = bool(touched) and self._touch_also_captures(reading, touched, board)
         if two_fit:

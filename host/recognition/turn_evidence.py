@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import Move
+from engine import Move, Variant
 from host.recognition.timing import SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
 
@@ -337,6 +337,30 @@ class TurnEvidence:
             if other != move
         )
 
+    def off_route(self, move: Move, board: frozenset[int]) -> bool:
+        """Did the mover's piece come down this turn on a square `move` never passes,
+        while another capture between the same two squares passes them all? A king that
+        touched down on the other route's landings and stands at the common end, with
+        that route's captured pieces still to come off (or the opponent touching one of
+        this route's), shows this route's final board without having played it."""
+        routes = [
+            m
+            for m in self.turn.moves
+            if m != move and (m.origin, m.destination) == (move.origin, move.destination)
+        ]
+        started = self.lifted_at.get(move.origin)
+        if not routes or started is None:
+            return False
+        touched_down = {
+            sq
+            for sq in self.filled - board - self.turn.expected
+            if self.placed_at.get(sq, started) > started
+        }
+        variant = self.turn.position.variant
+        if touched_down <= _trajectory(variant, move):
+            return False
+        return any(touched_down <= _trajectory(variant, route) for route in routes)
+
     def mover_landed(self, reading: Reading, now: float) -> bool:
         """Does `reading` have the mover's piece landed on a square of its move, and
         could it have got there (see `could_reach`)?"""
@@ -364,3 +388,21 @@ def _diagonal_steps(a: tuple[int, int], b: tuple[int, int]) -> float:
     """Squares between `a` and `b` along a diagonal (infinite if not on one)."""
     steps = abs(a[0] - b[0])
     return steps if steps == abs(a[1] - b[1]) != 0 else float("inf")
+
+
+def _trajectory(variant: Variant, move: Move) -> set[int]:
+    """Every square `move`'s piece may come down on: its landings and the squares it
+    slides over between them, on any of its paths."""
+    squares: set[int] = set()
+    for path in move.paths or (move.path,):
+        here = move.origin
+        for stop in path:
+            (f0, r0), (f1, r1) = variant.square_coords(here), variant.square_coords(stop)
+            steps = abs(f1 - f0)
+            df, dr = (f1 > f0) - (f1 < f0), (r1 > r0) - (r1 < r0)
+            for i in range(1, steps + 1):
+                square = variant.square_at(f0 + df * i, r0 + dr * i)
+                if square is not None:
+                    squares.add(square)
+            here = stop
+    return squares

@@ -375,3 +375,34 @@ def test_a_captured_piece_put_back_before_the_capture_began_is_still_left() -> N
     played = [m["fen"] for m in moves(out)]
     assert played == fens("italian", ITALIAN_LATE, "17-13", "9x18x27", "31x22")
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE_ROUTES = "B:W4,5,6,9,11,12,13:BK1,17,22,24,25,26,27,28,29,30"
+
+
+def test_a_king_that_touched_down_on_another_routes_squares_did_not_play_this_one() -> None:
+    # From the mixed family (seed 60006 in Portuguese). Black's king captures 1x14x7x16
+    # (taking 5, 11 and 12) while White touches its man on 6; it touches down on 10,
+    # 14 and 7. With 11 still on the board and 6 in White's hand, the board is the
+    # final board of the other route, 1x10x3x16 (taking 5, 6 and 12), but the king
+    # came down on 14, which that route never passes. That board is only on the way:
+    # 11 comes off, 6 comes back, and 1x14x7x16 is committed.
+    events = [
+        {"t": 15886, "lift": 1},
+        {"t": 16376, "lift": 6},
+        {"t": 16474, "place": 10},
+        {"t": 16533, "lift": 10},
+        {"t": 16592, "place": 14},
+        {"t": 16945, "lift": 12},
+        {"t": 16984, "lift": 14},
+        {"t": 17337, "place": 7},
+        {"t": 17788, "lift": 5},
+        {"t": 17828, "lift": 7},
+        {"t": 18161, "place": 16},
+        {"t": 18593, "lift": 11},
+        {"t": 18710, "place": 6},
+    ]
+    out = run("portuguese", events, PORTUGUESE_ROUTES)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_ROUTES, "1x14x7x16")
+    assert not [r for r in out if "move-corrected" in r or "takeback" in r]
