@@ -230,12 +230,29 @@ class TurnEvidence:
         the player then carries on (touch-move)."""
         started = self.lifted_at.get(move.origin)
         if reply.kind == "final" and reply.move is not None:
-            origins = [reply.move.origin]
+            replies = [reply.move]
         else:
-            origins = [p.move.origin for p in reply.found if p.lifted]
-        if started is None or not origins:
+            replies = [p.move for p in reply.found if p.lifted]
+        if self._went_on_elsewhere(move, replies):
+            return False
+        if started is None or not replies:
             return True
-        return any(self.lifted_at.get(sq, started) >= started - TOGETHER for sq in origins)
+        return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
+
+    def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
+        """Did a piece come down, after `move`'s piece left its destination, on a square
+        that neither `move` ends on nor the reply passes? Then the mover's piece was
+        still travelling (a king capture touching down on the way), not finished there."""
+        reached = self.reached.get(move)
+        left_at = self.lifted_at.get(move.destination)
+        if reached is None or left_at is None or left_at <= reached:
+            return False
+        variant = self.turn.position.variant
+        theirs = {sq for m in replies for sq in _trajectory(variant, m)}
+        return any(
+            t > left_at and sq != move.destination and sq not in theirs
+            for sq, t in self.placed_at.items()
+        )
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen

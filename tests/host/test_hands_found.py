@@ -406,3 +406,39 @@ def test_a_king_that_touched_down_on_another_routes_squares_did_not_play_this_on
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_ROUTES, "1x14x7x16")
     assert not [r for r in out if "move-corrected" in r or "takeback" in r]
+
+
+PORTUGUESE_RING = "W:WK16:BK2,5,6,7,8,11,19,K20,22,24"
+
+
+def test_a_king_still_touching_down_has_not_finished_where_it_was_seen() -> None:
+    # From the ring family (seed 62022 in Portuguese). White's king captures around
+    # the board and comes home, 16x27x13x3x16, touching down on 12, 7, 3, 13, 18, 27
+    # and 23; Black takes off 22 while the king is still travelling. "16x23x10x3x12
+    # (the king seen on 12), then Black's 22-18" fit the switches when the king came
+    # down on 18, but the king had come down on 7, 3 and 13 after leaving 12.
+    events = [
+        {"t": 657, "lift": 7},
+        {"t": 879, "lift": 20},
+        {"t": 1417, "lift": 16},
+        {"t": 2047, "place": 12},
+        {"t": 2121, "lift": 12},
+        {"t": 2177, "place": 7},
+        {"t": 2269, "lift": 7},
+        {"t": 2343, "place": 3},
+        {"t": 2658, "lift": 22},
+        {"t": 2714, "lift": 3},
+        {"t": 3196, "place": 13},
+        {"t": 3622, "lift": 13},
+        {"t": 3956, "place": 18},
+        {"t": 3993, "lift": 18},
+        {"t": 4067, "place": 27},
+        {"t": 4456, "lift": 6},
+        {"t": 4475, "lift": 27},
+        {"t": 4679, "place": 23},
+        {"t": 4753, "lift": 23},
+        {"t": 4845, "place": 16},
+    ]
+    out = run("portuguese", events, PORTUGUESE_RING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_RING, "16x27x13x3x16")
