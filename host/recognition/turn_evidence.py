@@ -248,7 +248,7 @@ class TurnEvidence:
         if reached is None or left_at is None or left_at <= reached:
             return False
         variant = self.turn.position.variant
-        theirs = {sq for m in replies for sq in _trajectory(variant, m)}
+        theirs = {sq for m in replies for sq in (m.origin, *_trajectory(variant, m))}
         return any(
             t > left_at and sq != move.destination and sq not in theirs
             for sq, t in self.placed_at.items()
