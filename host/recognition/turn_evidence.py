@@ -240,17 +240,21 @@ class TurnEvidence:
         return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
 
     def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
-        """Did a piece come down, after `move`'s piece left its destination, on a square
-        that neither `move` ends on nor the reply passes? Then the mover's piece was
-        still travelling (a king capture touching down on the way), not finished there."""
+        """Did a piece come down, after `move`'s piece left its destination and before
+        the reply's piece was lifted, on a square that neither `move` ends on nor the
+        reply passes? Only the mover's piece was in a hand then: it was still
+        travelling (a king capture touching down on the way), not finished there."""
         reached = self.reached.get(move)
         left_at = self.lifted_at.get(move.destination)
         if reached is None or left_at is None or left_at <= reached:
             return False
         variant = self.turn.position.variant
         theirs = {sq for m in replies for sq in (m.origin, *_trajectory(variant, m))}
+        reply_lifted = min(
+            (self.lifted_at.get(m.origin, float("inf")) for m in replies), default=float("inf")
+        )
         return any(
-            t > left_at and sq != move.destination and sq not in theirs
+            left_at < t < reply_lifted and sq != move.destination and sq not in theirs
             for sq, t in self.placed_at.items()
         )
 
@@ -318,6 +322,7 @@ class TurnEvidence:
                 and reply.origin in self.emptied
                 and reply.destination in self.filled
                 and self._in_order(move, reply)
+                and not self._went_on_elsewhere(move, [reply])
             ):
                 found.append((move, left, reply))
         if len(found) > 1:

@@ -442,3 +442,31 @@ def test_a_king_still_touching_down_has_not_finished_where_it_was_seen() -> None
     out = run("portuguese", events, PORTUGUESE_RING)
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_RING, "16x27x13x3x16")
+
+
+PORTUGUESE_KING_TAKEN = "W:W1,3,5,8,9,16,K29:B21,23,25,27,30"
+
+
+def test_a_king_taken_at_once_then_the_capturer_held_on_a_wrong_square() -> None:
+    # From the mixed family (seed 3006 in Portuguese). White's king 29-19 touches 26 and
+    # 22; Black takes it off 82 ms after it lands, holds the capturing man from 23 on
+    # 20 (a wrong square) for 0.6 s, then lands on 14. "29-26, then 23-20" fit the
+    # board while the man stood on 20, but the king came down on 22 and 19 after
+    # leaving 26, before Black lifted anything: it had not stopped on 26.
+    events = [
+        {"t": 241, "lift": 29},
+        {"t": 567, "place": 26},
+        {"t": 633, "lift": 26},
+        {"t": 698, "place": 22},
+        {"t": 731, "lift": 22},
+        {"t": 812, "place": 19},
+        {"t": 894, "lift": 19},
+        {"t": 1384, "lift": 23},
+        {"t": 1988, "place": 20},
+        {"t": 2592, "lift": 20},
+        {"t": 2837, "place": 14},
+    ]
+    out = run("portuguese", events, PORTUGUESE_KING_TAKEN)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_KING_TAKEN, "29-19", "23x14")
+    assert not notices(out, "illegal-board")
