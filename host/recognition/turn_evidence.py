@@ -45,6 +45,9 @@ class TurnEvidence:
         #: squares emptied / filled at some moment this turn (those already so when the
         #: turn starts included: a blitz reply may have landed before its move counted)
         self.emptied: set[int] = set(emptied)
+        #: square -> when it was first emptied this turn (a piece passing over the
+        #: mover's origin later, the next player's, does not move its start)
+        self.first_lifted: dict[int, float] = {}
         self.filled: set[int] = set(filled)
         #: moves whose piece was seen on its destination since the board last showed
         #: the position (a reply landing on top of one of them proves it), and when first
@@ -63,6 +66,7 @@ class TurnEvidence:
         self.filled |= placed
         for square in lifted:
             self.lifted_at[square] = now
+            self.first_lifted.setdefault(square, now)
         for square in placed:
             self.placed_at[square] = now
 
@@ -228,7 +232,7 @@ class TurnEvidence:
         is no reply to that move (a captured piece taken off early, a piece held out of
         turn). One lifted while the mover's piece was in the air may be: a touch that
         the player then carries on (touch-move)."""
-        started = self.lifted_at.get(move.origin)
+        started = self.first_lifted.get(move.origin, self.lifted_at.get(move.origin))
         if reply.kind == "final" and reply.move is not None:
             replies = [reply.move]
         else:

@@ -470,3 +470,31 @@ def test_a_king_taken_at_once_then_the_capturer_held_on_a_wrong_square() -> None
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_KING_TAKEN, "29-19", "23x14")
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_CHAIN = "W:W5,12,20,21,25,27,28,29,30,31,32:B2,3,4,7,8,10,11"
+
+
+def test_a_reply_passing_over_the_movers_square_does_not_move_its_start() -> None:
+    # From the mixed family (seed 3105 in Brazilian, touch-move on). White crowns 5-1;
+    # Black plays 10-15 and White takes the man off 84 ms later, lifts the new king
+    # and captures 1x19, touching down on 10, the square Black's man had left; Black
+    # lifts 11 and plays 11-15. The king's touch-down on 10 is no later start of
+    # Black's 10-15: White's king was lifted after Black started, so it answers it.
+    events = [
+        {"t": 18793, "lift": 5},
+        {"t": 19178, "place": 1},
+        {"t": 19466, "lift": 10},
+        {"t": 19815, "place": 15},
+        {"t": 19899, "lift": 15},
+        {"t": 20080, "lift": 1},
+        {"t": 20501, "place": 10},
+        {"t": 20561, "lift": 10},
+        {"t": 20633, "place": 19},
+        {"t": 20718, "lift": 11},
+        {"t": 21909, "place": 15},
+    ]
+    out = run("brazilian", events, BRAZILIAN_CHAIN, touch_move=True)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("brazilian", BRAZILIAN_CHAIN, "5-1", "10-15", "1x19", "11-15")
+    assert not notices(out, "illegal-board")
