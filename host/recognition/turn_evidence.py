@@ -14,15 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import Move, Variant
+from engine import Move
+from host.recognition.hand_paths import diagonal_steps, trajectory
+from host.recognition.still_board import Proved, StillBoard
 from host.recognition.timing import SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
 
-#: a move with the captured pieces read as left on the board (forgotten)
-Proved = tuple[Move, frozenset[int]]
 
-
-class TurnEvidence:
+class TurnEvidence(StillBoard):
     """The evidence gathered during one turn (`turn`), for the proofs by reply.
 
     `lifted_at` and `placed_at` (square -> last time) outlive the turn: a reply's
@@ -253,7 +252,7 @@ class TurnEvidence:
         if reached is None or left_at is None or left_at <= reached:
             return False
         variant = self.turn.position.variant
-        theirs = {sq for m in replies for sq in (m.origin, *_trajectory(variant, m))}
+        theirs = {sq for m in replies for sq in (m.origin, *trajectory(variant, m))}
         reply_lifted = min(
             (self.lifted_at.get(m.origin, float("inf")) for m in replies), default=float("inf")
         )
@@ -305,88 +304,6 @@ class TurnEvidence:
             for p in reply.found
         )
 
-    def two_plies(self, board: frozenset[int]) -> Proved | None:
-        """The one move of this turn whose reply's final board this is, both pieces
-        seen to leave their squares and land this turn.
-
-        A piece that touched down on several squares of its moves before the reply
-        took it (a king sliding on, captured by a flying king that may take it on any
-        of them) stood last where it came down last: a move ending on a square it had
-        already left, with another of its squares filled after that and before the
-        reply started, would have the mover's piece come down twice."""
-        found: list[tuple[Move, frozenset[int], Move]] = []
-        for move in self.turn.moves:
-            if move.destination not in self.filled or move.origin not in self.emptied:
-                continue
-            reading, left = self.read_after(move, board)
-            reply = reading.move
-            if (
-                reading.kind == "final"
-                and reply is not None
-                and reply.origin in self.emptied
-                and reply.destination in self.filled
-                and self._in_order(move, reply)
-                and not self._went_on_elsewhere(move, [reply])
-            ):
-                found.append((move, left, reply))
-        if len(found) > 1:
-            found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
-        return (found[0][0], found[0][1]) if len(found) == 1 else None
-
-    def _in_order(self, move: Move, reply: Move) -> bool:
-        """Could the hands have played `move`, then `reply`? Each piece came down after
-        it left its square, and the reply's after the move's (or in the same moment): a
-        square filled before the piece meant to land there was lifted holds another
-        piece (the king landed there, the opponent's piece held somewhere else)."""
-        placed, lifted = self.placed_at, self.lifted_at
-        move_down = placed.get(move.destination, 0.0)
-        reply_down = placed.get(reply.destination, 0.0)
-        return (
-            lifted.get(move.origin, 0.0) <= move_down
-            and lifted.get(reply.origin, 0.0) <= reply_down
-            and move_down <= reply_down + TOGETHER
-        )
-
-    def _came_down_again(
-        self, move: Move, reply: Move, found: list[tuple[Move, frozenset[int], Move]]
-    ) -> bool:
-        """Did the piece of `move` come down on another candidate's square after it left
-        its own destination, before `reply` started (see `two_plies`)?"""
-        left_at = self.lifted_at.get(move.destination)
-        started = self.lifted_at.get(reply.origin)
-        if left_at is None or started is None:
-            return False
-        return any(
-            other.origin == move.origin
-            and left_at < self.placed_at.get(other.destination, -1.0) < started
-            for other, _, _ in found
-            if other != move
-        )
-
-    def off_route(self, move: Move, board: frozenset[int]) -> bool:
-        """Did the mover's piece come down this turn on a square `move` never passes,
-        while another capture between the same two squares passes them all? A king that
-        touched down on the other route's landings and stands at the common end, with
-        that route's captured pieces still to come off (or the opponent touching one of
-        this route's), shows this route's final board without having played it."""
-        routes = [
-            m
-            for m in self.turn.moves
-            if m != move and (m.origin, m.destination) == (move.origin, move.destination)
-        ]
-        started = self.lifted_at.get(move.origin)
-        if not routes or started is None:
-            return False
-        touched_down = {
-            sq
-            for sq in self.filled - board - self.turn.expected
-            if self.placed_at.get(sq, started) > started
-        }
-        variant = self.turn.position.variant
-        if touched_down <= _trajectory(variant, move):
-            return False
-        return any(touched_down <= _trajectory(variant, route) for route in routes)
-
     def mover_landed(self, reading: Reading, now: float) -> bool:
         """Does `reading` have the mover's piece landed on a square of its move, and
         could it have got there (see `could_reach`)?"""
@@ -406,29 +323,6 @@ class TurnEvidence:
         when, square = lift
         coords = self.turn.position.variant.square_coords
         return now - when >= TOGETHER or any(
-            now - when >= STEP * _diagonal_steps(coords(square), coords(sq)) for sq in squares
+            now - when >= STEP * diagonal_steps(coords(square), coords(sq)) for sq in squares
         )
 
-
-def _diagonal_steps(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """Squares between `a` and `b` along a diagonal (infinite if not on one)."""
-    steps = abs(a[0] - b[0])
-    return steps if steps == abs(a[1] - b[1]) != 0 else float("inf")
-
-
-def _trajectory(variant: Variant, move: Move) -> set[int]:
-    """Every square `move`'s piece may come down on: its landings and the squares it
-    slides over between them, on any of its paths."""
-    squares: set[int] = set()
-    for path in move.paths or (move.path,):
-        here = move.origin
-        for stop in path:
-            (f0, r0), (f1, r1) = variant.square_coords(here), variant.square_coords(stop)
-            steps = abs(f1 - f0)
-            df, dr = (f1 > f0) - (f1 < f0), (r1 > r0) - (r1 < r0)
-            for i in range(1, steps + 1):
-                square = variant.square_at(f0 + df * i, r0 + dr * i)
-                if square is not None:
-                    squares.add(square)
-            here = stop
-    return squares

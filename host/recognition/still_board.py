@@ -1,0 +1,102 @@
+"""A board that stays still, read with what the hands did before it: two plies only
+a move and its finished reply explain (in an order hands can play them), and a
+capture's final board that is only on the way to another route.
+
+Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
+(`lifted_at`, `placed_at`, `emptied`, `filled`) and readings it uses.
+"""
+
+from __future__ import annotations
+
+from engine import Move
+from host.recognition.hand_paths import trajectory
+from host.recognition.timing import TOGETHER
+
+#: a move with the captured pieces read as left on the board (forgotten)
+Proved = tuple[Move, frozenset[int]]
+
+
+class StillBoard:
+    """Two plies on a still board, and final boards on another route's way."""
+
+    def two_plies(self, board: frozenset[int]) -> Proved | None:
+        """The one move of this turn whose reply's final board this is, both pieces
+        seen to leave their squares and land this turn.
+
+        A piece that touched down on several squares of its moves before the reply
+        took it (a king sliding on, captured by a flying king that may take it on any
+        of them) stood last where it came down last: a move ending on a square it had
+        already left, with another of its squares filled after that and before the
+        reply started, would have the mover's piece come down twice."""
+        found: list[tuple[Move, frozenset[int], Move]] = []
+        for move in self.turn.moves:
+            if move.destination not in self.filled or move.origin not in self.emptied:
+                continue
+            reading, left = self.read_after(move, board)
+            reply = reading.move
+            if (
+                reading.kind == "final"
+                and reply is not None
+                and reply.origin in self.emptied
+                and reply.destination in self.filled
+                and self._in_order(move, reply)
+                and not self._went_on_elsewhere(move, [reply])
+            ):
+                found.append((move, left, reply))
+        if len(found) > 1:
+            found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
+        return (found[0][0], found[0][1]) if len(found) == 1 else None
+
+    def _in_order(self, move: Move, reply: Move) -> bool:
+        """Could the hands have played `move`, then `reply`? Each piece came down after
+        it left its square, and the reply's after the move's (or in the same moment): a
+        square filled before the piece meant to land there was lifted holds another
+        piece (the king landed there, the opponent's piece held somewhere else)."""
+        placed, lifted = self.placed_at, self.lifted_at
+        move_down = placed.get(move.destination, 0.0)
+        reply_down = placed.get(reply.destination, 0.0)
+        return (
+            lifted.get(move.origin, 0.0) <= move_down
+            and lifted.get(reply.origin, 0.0) <= reply_down
+            and move_down <= reply_down + TOGETHER
+        )
+
+    def _came_down_again(
+        self, move: Move, reply: Move, found: list[tuple[Move, frozenset[int], Move]]
+    ) -> bool:
+        """Did the piece of `move` come down on another candidate's square after it left
+        its own destination, before `reply` started (see `two_plies`)?"""
+        left_at = self.lifted_at.get(move.destination)
+        started = self.lifted_at.get(reply.origin)
+        if left_at is None or started is None:
+            return False
+        return any(
+            other.origin == move.origin
+            and left_at < self.placed_at.get(other.destination, -1.0) < started
+            for other, _, _ in found
+            if other != move
+        )
+
+    def off_route(self, move: Move, board: frozenset[int]) -> bool:
+        """Did the mover's piece come down this turn on a square `move` never passes,
+        while another capture between the same two squares passes them all? A king that
+        touched down on the other route's landings and stands at the common end, with
+        that route's captured pieces still to come off (or the opponent touching one of
+        this route's), shows this route's final board without having played it."""
+        routes = [
+            m
+            for m in self.turn.moves
+            if m != move and (m.origin, m.destination) == (move.origin, move.destination)
+        ]
+        started = self.lifted_at.get(move.origin)
+        if not routes or started is None:
+            return False
+        touched_down = {
+            sq
+            for sq in self.filled - board - self.turn.expected
+            if self.placed_at.get(sq, started) > started
+        }
+        variant = self.turn.position.variant
+        if touched_down <= trajectory(variant, move):
+            return False
+        return any(touched_down <= trajectory(variant, route) for route in routes)
