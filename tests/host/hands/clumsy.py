@@ -250,6 +250,8 @@ def _illegal_attempt(d: Driver) -> None:
         if sq not in d.table.pieces
     ]
     previous = d.previous_move
+    on_table = frozenset(d.table.pieces)
+    initial = d.variant.initial_position().occupied()
     tries = [
         (a, b)
         for a in pieces
@@ -258,6 +260,8 @@ def _illegal_attempt(d: Driver) -> None:
         and a not in d.lingering
         # The piece just moved may go on (re-read) or back (takeback): not illegal.
         and not (previous and a == previous.destination)
+        # A board set up as at the start is a new game, whatever the hands meant.
+        and (on_table - {a}) | {b} != initial
     ]
     if not tries:
         return

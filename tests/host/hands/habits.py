@@ -57,13 +57,15 @@ def other_quiet(d: Driver, move: Move) -> list[Move]:
 
 
 def squares_of_the_piece_taken(d: Driver, move: Move) -> set[int]:
-    """Where the piece `move` captures could itself have gone on the last move. A capturer
-    put down there, with that piece just taken off, leaves the switches the same story
-    as "that piece went on to there (and its square emptied)": no board can tell."""
+    """Where the piece `move` captures could itself have gone on the last move, or come
+    back from. A capturer put down there, with that piece just taken off, leaves the
+    switches the same story as "that piece went on to there" or "it was taken back":
+    no board can tell."""
     last = d.previous_move
     if last is None or d.previous_position is None or last.destination not in move.captures:
         return set()
-    return {m.destination for m in d.previous_position.legal_moves() if m.origin == last.origin}
+    others = {m.destination for m in d.previous_position.legal_moves() if m.origin == last.origin}
+    return others | {last.origin}
 
 
 def wrong_squares(d: Driver, move: Move) -> list[int]:
