@@ -70,9 +70,11 @@ def squares_of_the_piece_taken(d: Driver, move: Move) -> set[int]:
 
 def wrong_squares(d: Driver, move: Move) -> list[int]:
     """Empty squares where the moving piece may not stand: not a destination of its
-    moves, not a landing square of its captures."""
+    moves, not a landing square of its captures (nor where the piece it captures could
+    have gone or come from: `squares_of_the_piece_taken`)."""
     reachable = {m.destination for m in d.moves() if m.origin == move.origin}
     reachable |= {sq for m in d.position.legal_paths() if m.origin == move.origin for sq in m.path}
+    reachable |= squares_of_the_piece_taken(d, move)
     return [
         sq
         for sq in range(1, d.variant.num_squares + 1)

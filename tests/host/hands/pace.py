@@ -13,7 +13,6 @@ from .habits import (
     other_quiet,
     pieces_that_go_on,
     rest_on,
-    squares_of_the_piece_taken,
     wrong_squares,
     wrong_then_back,
 )
@@ -29,8 +28,7 @@ def held_wrong(d: Driver, plies: int) -> None:
         move = d.choose(prefer=lambda m: not m.captures)
         if move is None:
             return
-        mistaken = squares_of_the_piece_taken(d, move)
-        wrong = [sq for sq in wrong_squares(d, move) if sq not in mistaken]
+        wrong = wrong_squares(d, move)
         other = [m.destination for m in other_quiet(d, move) if not d.ends(m)]
         if other and not move.captures and d.rng.random() < 0.5:
             w = d.rng.choice(other)
