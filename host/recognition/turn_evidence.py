@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
-from host.recognition.hand_paths import diagonal_steps, trajectory
+from host.recognition.hand_paths import diagonal_steps
 from host.recognition.still_board import Proved, StillBoard
 from host.recognition.timing import SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
@@ -244,17 +244,18 @@ class TurnEvidence(StillBoard):
 
     def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
         """Did a piece come down, after `move`'s piece left its destination and before
-        the reply's piece was lifted, on a square that neither `move` ends on nor the
-        reply passes? Only the mover's piece was in a hand then: it was still
-        travelling (a king capture touching down on the way), not finished there."""
+        the reply's piece was first lifted, on another square? Only the mover's piece
+        was in a hand then: it was still travelling (a king touching down on the way,
+        going on), not finished there."""
         reached = self.reached.get(move)
         left_at = self.lifted_at.get(move.destination)
         if reached is None or left_at is None or left_at <= reached:
             return False
-        variant = self.turn.position.variant
-        theirs = {sq for m in replies for sq in (m.origin, *trajectory(variant, m))}
+        theirs = {m.origin for m in replies}  # (put back: a bounce, a lift and return)
         reply_lifted = min(
-            (self.lifted_at.get(m.origin, float("inf")) for m in replies), default=float("inf")
+            (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, float("inf")))
+             for m in replies),
+            default=float("inf"),
         )
         return any(
             left_at < t < reply_lifted and sq != move.destination and sq not in theirs

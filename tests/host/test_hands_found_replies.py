@@ -310,3 +310,28 @@ def test_a_reply_passing_over_the_movers_square_does_not_move_its_start() -> Non
     played = [m["fen"] for m in moves(out)]
     assert played == fens("brazilian", BRAZILIAN_CHAIN, "5-1", "10-15", "1x19", "11-15")
     assert not notices(out, "illegal-board")
+
+
+POOL_LATE = "W:WK1,21,K22,23,24,27,28,29,32:B4,5,15"
+
+
+def test_a_king_that_brushed_a_square_and_went_on_is_answered_where_it_stopped() -> None:
+    # From the late-removal family (seed 80051 in Pool). White's king 22x8 takes 15 but
+    # leaves it on the board, brushing 11 for 61 ms on the way. Black starts 4x11 (the
+    # king) 1.8 s later. "22x11, then Black's 4-8" fits the board once Black's man is
+    # down, but something came down on 8 long before Black lifted anything: the king,
+    # which had gone on.
+    events = [
+        {"t": 1686, "lift": 22},
+        {"t": 3035, "place": 11},
+        {"t": 3096, "lift": 11},
+        {"t": 3173, "place": 8},
+        {"t": 5012, "lift": 4},
+        {"t": 5701, "place": 11},
+        {"t": 8230, "lift": 15},
+        {"t": 11541, "lift": 8},
+    ]
+    out = run("pool", events, POOL_LATE)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("pool", POOL_LATE, "22x8", "4x11")
+    assert not notices(out, "illegal-board")
