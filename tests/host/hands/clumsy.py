@@ -251,7 +251,13 @@ def _illegal_attempt(d: Driver) -> None:
     ]
     previous = d.previous_move
     on_table = frozenset(d.table.pieces)
-    initial = d.variant.initial_position().occupied()
+    # A board set up as at the start is a new game, and one that another result of the
+    # last move (or the position before it) would leave is that move read again or
+    # taken back, whatever the hands meant: no board can tell.
+    readable = {d.variant.initial_position().occupied()}
+    if d.previous_position is not None:
+        before = d.previous_position
+        readable |= {before.occupied()} | {before.play(m).occupied() for m in before.legal_moves()}
     tries = [
         (a, b)
         for a in pieces
@@ -260,8 +266,7 @@ def _illegal_attempt(d: Driver) -> None:
         and a not in d.lingering
         # The piece just moved may go on (re-read) or back (takeback): not illegal.
         and not (previous and a == previous.destination)
-        # A board set up as at the start is a new game, whatever the hands meant.
-        and (on_table - {a}) | {b} != initial
+        and (on_table - {a}) | {b} not in readable
     ]
     if not tries:
         return
