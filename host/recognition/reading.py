@@ -97,7 +97,8 @@ class BoardReading:
         self, reading: Reading, touched: frozenset[int], board: frozenset[int]
     ) -> bool:
         """Does a final board with the next player's pieces read as touched fit another
-        move as well, finished and answered? A piece they lifted before the mover's
+        move as well, answered (the reply finished, or its capturer touching down here
+        on its way)? A piece they lifted before the mover's
         piece came down is a touch, never a start, so it must still be in the hand;
         but if the mover's piece had already rested on a square of another move before
         that lift, "it went on to here" and "it stopped there and was captured by the
@@ -120,9 +121,15 @@ class BoardReading:
             if other == move or other.origin != move.origin:
                 continue
             after, _ = self.evidence.read_after(other, board)
-            reply = after.move
-            if after.kind == "final" and reply is not None:
-                started = [lifted.get(sq, rested) for sq in (reply.origin, *reply.captures)]
+            if after.kind == "final" and after.move is not None:
+                ways = [(after.move, after.move.captures)]
+            elif after.kind == "progress":
+                # (the capturer still touching down on its way: it came down here)
+                ways = [(p.move, p.removed) for p in after.found if p.lifted and p.at is not None]
+            else:
+                continue
+            for reply, taken in ways:
+                started = [lifted.get(sq, rested) for sq in (reply.origin, *taken)]
                 if min(started) >= rested:
                     return True
         return False

@@ -223,7 +223,43 @@ class TurnEvidence(StillBoard):
                 reading, left = self._reply_then_start(move, board), frozenset()
             if reading.kind in ("final", "progress") and self._answers(move, reading):
                 found.append((move, reading, left))
+        if len(found) > 1:
+            found = self._stopped_last(found)
         return found[0] if len(found) == 1 else None
+
+    def _stopped_last(
+        self, found: list[tuple[Move, Reading, frozenset[int]]]
+    ) -> list[tuple[Move, Reading, frozenset[int]]]:
+        """Of several moves of one piece, each answered by the reply underway (a flying
+        king takes the piece on any square of its line), the one where the piece came
+        down last before the reply's piece was lifted: it stood there when taken. A
+        touch-down seen after that lift is the reply's piece on its way."""
+        def replies_of(reading: Reading) -> list[Move]:
+            return [reading.move] if reading.move else [p.move for p in reading.found]
+
+        if (
+            len({move.origin for move, _, _ in found}) != 1
+            or len({
+                frozenset((m.origin, m.destination) for m in replies_of(reading))
+                for _, reading, _ in found
+            }) != 1
+        ):
+            return found  # other pieces, or other replies: the evidence fits two
+        before: list[tuple[float, tuple[Move, Reading, frozenset[int]]]] = []
+        for item in found:
+            move, reading, _ = item
+            replies = replies_of(reading)
+            lifted = min(
+                (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, 0.0))
+                 for m in replies),
+                default=float("inf"),
+            )
+            if self.reached[move] <= lifted + TOGETHER:
+                before.append((self.reached[move], item))
+        if not before:
+            return found
+        latest = max(t for t, _ in before)
+        return [item for t, item in before if t == latest]
 
     def _answers(self, move: Move, reply: Reading) -> bool:
         """Could `reply` answer `move`: was its piece lifted once `move`'s piece had left

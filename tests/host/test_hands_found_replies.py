@@ -335,3 +335,45 @@ def test_a_king_that_brushed_a_square_and_went_on_is_answered_where_it_stopped()
     played = [m["fen"] for m in moves(out)]
     assert played == fens("pool", POOL_LATE, "22x8", "4x11")
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE_FLYING = "B:W1,2,4,5,8,9,16,K30:BK3,21,24,25,28,29,31,32"
+
+
+def test_a_king_taken_where_it_stopped_last_before_the_capturer_was_lifted() -> None:
+    # From the blitz family at 1-3 ms (seed 81063 in Portuguese; bounce included).
+    # Black's king 3-10 touches 6; White takes it off 79 ms after it lands, lifts its
+    # king on 30 and captures 30x3 (taking 10 and 21), touching down on 17, 13, 10 and
+    # 6; Black then starts 24-20. The flying king would have taken Black's king on 6,
+    # 10 or 13 alike; it stood last on 10 before White's king was lifted (13 was the
+    # capturer on its way). Nothing is read from the capturer coming down on 17 with
+    # Black's king possibly gone on there.
+    events = [
+        {"t": 1786, "lift": 3},
+        {"t": 2104, "place": 6},
+        {"t": 2187, "lift": 6},
+        {"t": 2257, "place": 10},
+        {"t": 2336, "lift": 10},
+        {"t": 2398, "lift": 30},
+        {"t": 2400, "place": 30},
+        {"t": 2403, "lift": 30},
+        {"t": 2842, "place": 17},
+        {"t": 3119, "lift": 17},
+        {"t": 3123, "place": 17},
+        {"t": 3126, "lift": 17},
+        {"t": 3425, "place": 13},
+        {"t": 3513, "lift": 13},
+        {"t": 3556, "place": 10},
+        {"t": 3613, "lift": 10},
+        {"t": 3656, "place": 6},
+        {"t": 3713, "lift": 6},
+        {"t": 3792, "place": 3},
+        {"t": 3840, "lift": 21},
+        {"t": 3842, "place": 21},
+        {"t": 3843, "lift": 21},
+        {"t": 3940, "lift": 24},
+        {"t": 4275, "place": 20},
+    ]
+    out = run("portuguese", events, PORTUGUESE_FLYING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_FLYING, "3-10", "30x3", "24-20")
