@@ -216,6 +216,13 @@ class Driver:
             corrections=self.corrections,
             touch_move=self.touch_move,
             ambiguous=self.ambiguous,
-            illegal_windows=self.illegal_windows,
+            illegal_windows=[_as_seen(events, a, b) for a, b in self.illegal_windows],
             scan=scan,
         )
+
+
+def _as_seen(events: list[dict[str, int]], start: int, end: int) -> tuple[int, int]:
+    """An illegal board's window as the switches report it: from the first scan that
+    shows the misplaced piece (a scan or so after the hand put it there)."""
+    seen = [e["t"] for e in events if e["t"] >= start]
+    return (min(seen, default=start), end)
