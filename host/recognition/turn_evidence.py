@@ -294,8 +294,21 @@ class TurnEvidence(StillBoard):
             default=float("inf"),
         )
         return any(
-            left_at < t < reply_lifted and sq != move.destination and sq not in theirs
+            left_at < t < reply_lifted
+            and sq != move.destination
+            and sq not in theirs
+            and not self._pushed(sq, t, move.destination)
             for sq, t in self.placed_at.items()
+        )
+
+    def _pushed(self, square: int, placed: float, carried_from: int) -> bool:
+        """Did the piece put down on `square` at `placed` leave another square just
+        before (a knock sliding it, or pushing it back), rather than come from a hand
+        that carried it from `carried_from`?"""
+        return any(
+            0 <= placed - t <= SLIDE
+            for sq, t in self.lifted_at.items()
+            if sq not in (square, carried_from)
         )
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:

@@ -377,3 +377,31 @@ def test_a_king_taken_where_it_stopped_last_before_the_capturer_was_lifted() -> 
     out = run("portuguese", events, PORTUGUESE_FLYING)
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_FLYING, "3-10", "30x3", "24-20")
+
+
+POOL_KNOCK = "B:W17,18,20,22,25,26,28,29,31:B6,8,9,13"
+
+
+def test_a_knocked_piece_sliding_about_is_not_the_movers_piece_going_on() -> None:
+    # From the mixed family (seed 3096 in Pool). Black plays 9-14; White takes the man
+    # off 70 ms later, knocks Black's 13 onto 9 and pushes it back, then captures
+    # 17x10x1 (taking 14 and 6). The pieces put down on 9 and 13 left another square a
+    # moment before (a slide, a push): they are no sign that Black's man went on.
+    events = [
+        {"t": 2283, "lift": 9},
+        {"t": 2654, "place": 14},
+        {"t": 2724, "lift": 14},
+        {"t": 3142, "lift": 13},
+        {"t": 3165, "place": 9},
+        {"t": 3200, "lift": 9},
+        {"t": 3223, "place": 13},
+        {"t": 3235, "lift": 17},
+        {"t": 3955, "place": 10},
+        {"t": 4094, "lift": 10},
+        {"t": 4466, "place": 1},
+        {"t": 5058, "lift": 6},
+    ]
+    out = run("pool", events, POOL_KNOCK)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("pool", POOL_KNOCK, "9-14", "17x10x1")
+    assert not notices(out, "illegal-board")
