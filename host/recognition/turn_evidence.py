@@ -154,6 +154,8 @@ class TurnEvidence(StillBoard):
             return None
         proved = {}
         for move, work in candidates:
+            if not self.carried(move, self.placed_at.get(move.destination, now)):
+                continue  # slid there a moment after leaving its square: a knock
             left = self._next_player_started(move, board, work)
             if left is not None:
                 proved[move] = left
@@ -274,6 +276,9 @@ class TurnEvidence(StillBoard):
             replies = [p.move for p in reply.found if p.lifted]
         if self._went_on_elsewhere(move, replies):
             return False
+        reached = self.reached.get(move)
+        if started is not None and reached is not None and reached - started < SLIDE:
+            return False  # slid there a moment after leaving its square: a knock
         if started is None or not replies:
             return True
         return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)

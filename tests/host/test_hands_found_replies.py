@@ -405,3 +405,33 @@ def test_a_knocked_piece_sliding_about_is_not_the_movers_piece_going_on() -> Non
     played = [m["fen"] for m in moves(out)]
     assert played == fens("pool", POOL_KNOCK, "9-14", "17x10x1")
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_TWO_KNOCKS = "W:W25,27,29,30,31:B1,2,3,4,6,9,10,15,20,21"
+
+
+def test_a_piece_slid_onto_a_legal_square_is_no_move_a_knock_can_prove() -> None:
+    # From the mixed family at 1-3 ms (seed 83028 in Brazilian; bounce included). White
+    # knocks its man on 30 onto 26 (32 ms: a slide, though c1-d2 is a legal move) and
+    # Black's 21 onto 17 a moment later; both are pushed back, then White plays 25-22.
+    # Black's knocked piece is no reply, and a piece that slid is no move to prove.
+    events = [
+        {"t": 8886, "lift": 30},
+        {"t": 8888, "place": 30},
+        {"t": 8890, "lift": 30},
+        {"t": 8918, "place": 26},
+        {"t": 8922, "lift": 21},
+        {"t": 8969, "place": 17},
+        {"t": 9123, "lift": 26},
+        {"t": 9133, "place": 30},
+        {"t": 9141, "lift": 17},
+        {"t": 9169, "place": 21},
+        {"t": 9171, "lift": 25},
+        {"t": 9900, "place": 22},
+        {"t": 9904, "lift": 22},
+        {"t": 9908, "place": 22},
+    ]
+    out = run("brazilian", events, BRAZILIAN_TWO_KNOCKS)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("brazilian", BRAZILIAN_TWO_KNOCKS, "25-22")
+    assert not [r for r in out if "move-corrected" in r or "takeback" in r]
