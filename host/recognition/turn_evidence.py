@@ -303,6 +303,7 @@ class TurnEvidence(StillBoard):
             and sq != move.destination
             and sq not in theirs
             and not self._pushed(sq, t, move.destination)
+            and not left_at < self.lifted_at.get(sq, left_at) < t  # a touch put back
             for sq, t in self.placed_at.items()
         )
 

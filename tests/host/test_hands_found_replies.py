@@ -435,3 +435,35 @@ def test_a_piece_slid_onto_a_legal_square_is_no_move_a_knock_can_prove() -> None
     played = [m["fen"] for m in moves(out)]
     assert played == fens("brazilian", BRAZILIAN_TWO_KNOCKS, "25-22")
     assert not [r for r in out if "move-corrected" in r or "takeback" in r]
+
+
+SPANISH_TOUCH = "W:W1,2,3,4,6,7,8,11,12:B14,20,21,24,25,27,29,30,31,32"
+
+
+def test_a_touch_put_back_is_not_the_movers_piece_going_on() -> None:
+    # From the mixed family at 1-3 ms (seed 83109 in Spanish; bounce included). White
+    # captures 11x18 and takes the man off 14 52 ms later; Black takes 18 off at once,
+    # touches 25 and puts it back, then captures 21x14. The man on 25 put back on its
+    # own square is no sign that White's piece went on from 18.
+    events = [
+        {"t": 29200, "lift": 11},
+        {"t": 29399, "place": 18},
+        {"t": 29403, "lift": 18},
+        {"t": 29408, "place": 18},
+        {"t": 29451, "lift": 14},
+        {"t": 29454, "place": 14},
+        {"t": 29457, "lift": 14},
+        {"t": 29488, "lift": 18},
+        {"t": 29490, "place": 18},
+        {"t": 29491, "lift": 18},
+        {"t": 29775, "lift": 25},
+        {"t": 29778, "place": 25},
+        {"t": 29780, "lift": 25},
+        {"t": 29904, "place": 25},
+        {"t": 29907, "lift": 21},
+        {"t": 30442, "place": 14},
+    ]
+    out = run("spanish", events, SPANISH_TOUCH)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("spanish", SPANISH_TOUCH, "11x18", "21x14")
+    assert not notices(out, "illegal-board")
