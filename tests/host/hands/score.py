@@ -9,7 +9,8 @@ missed:
   a move re-read or taken back where no piece went on, or a move committed while an
   illegal move stood on the board);
 - missed: a played move never committed;
-- illegal: a move committed while an illegal move stood on the board;
+- illegal: a move committed while an illegal move stood on the board (other than
+  the move played just before it, whose piece had landed first);
 - alarms: "the board is wrong" said where it should not be, or not said where it
   should (illegal moves held past the grace period, boards switches cannot read).
 
@@ -100,7 +101,12 @@ def judge(scenario: Scenario, out: list[dict]) -> Tally:
                 corrections += 1
                 if committed:
                     committed[-1] = record["fen"]
-            if any(a <= t <= b for a, b in scenario.illegal_windows):
+            # A move committed while an illegal board stands is an illegal move accepted,
+            # unless it is the move played before it (its proof came first: the
+            # illegal piece was lifted as the reply's start, put down just after).
+            n = len(committed) - 1
+            played = n < len(scenario.expected) and committed[n] == scenario.expected[n]
+            if any(a <= t <= b for a, b in scenario.illegal_windows) and not played:
                 illegal += 1
         elif "takeback" in record:
             takebacks += 1
