@@ -47,6 +47,9 @@ class TurnEvidence(StillBoard):
         #: square -> when it was first emptied this turn (a piece passing over the
         #: mover's origin later, the next player's, does not move its start)
         self.first_lifted: dict[int, float] = {}
+        #: every change this turn, in order: (time, square, put down?) (`placed_at` and
+        #: `lifted_at` keep only the last of each square)
+        self.changes: list[tuple[float, int, bool]] = []
         self.filled: set[int] = set(filled)
         #: moves whose piece was seen on its destination since the board last showed
         #: the position (a reply landing on top of one of them proves it), and when first
@@ -66,6 +69,8 @@ class TurnEvidence(StillBoard):
         for square in lifted:
             self.lifted_at[square] = now
             self.first_lifted.setdefault(square, now)
+            self.changes.append((now, square, False))
+        self.changes.extend((now, square, True) for square in placed)
         for square in placed:
             self.placed_at[square] = now
 
@@ -298,23 +303,26 @@ class TurnEvidence(StillBoard):
              for m in replies),
             default=float("inf"),
         )
+        lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(
-            left_at < t < reply_lifted
+            down
+            and left_at < t < reply_lifted
             and sq != move.destination
             and sq not in theirs
-            and not self._pushed(sq, t, move.destination)
-            and not left_at < self.lifted_at.get(sq, left_at) < t  # a touch put back
-            for sq, t in self.placed_at.items()
+            and not self._pushed(sq, t, move.destination, lifts)
+            and not any(left_at < u < t and s == sq for u, s in lifts)  # a touch put back
+            for t, sq, down in self.changes
         )
 
-    def _pushed(self, square: int, placed: float, carried_from: int) -> bool:
+    @staticmethod
+    def _pushed(
+        square: int, placed: float, carried_from: int, lifts: list[tuple[float, int]]
+    ) -> bool:
         """Did the piece put down on `square` at `placed` leave another square just
         before (a knock sliding it, or pushing it back), rather than come from a hand
         that carried it from `carried_from`?"""
         return any(
-            0 <= placed - t <= SLIDE
-            for sq, t in self.lifted_at.items()
-            if sq not in (square, carried_from)
+            0 <= placed - t <= SLIDE for t, sq in lifts if sq not in (square, carried_from)
         )
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:

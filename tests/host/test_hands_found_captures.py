@@ -196,3 +196,31 @@ def test_a_king_taken_at_once_then_the_capturer_held_on_a_wrong_square() -> None
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_KING_TAKEN, "29-19", "23x14")
     assert not notices(out, "illegal-board")
+
+
+RUSSIAN_KING_HOME = "B:WK5,13,17,19,21,26,27:B20,K28"
+
+
+def test_a_king_that_came_down_twice_on_its_end_square_went_on_there() -> None:
+    # From the mixed family (seed 92057 in Russian). Black's king h2xb8 (28x1, taking
+    # 19) touches down on 24 and 6 and comes down on 1; 19 comes off. Black then lifts
+    # the king again as White lifts its king on 5 (same scan), and puts it back on 1;
+    # White plays 5-14. The king came down on 1 after leaving 6 and before White lifted
+    # anything: it did not stop on 6, so "h2xc7, then White's a7-b8" is no reading,
+    # however late the last touch on 1.
+    events = [
+        {"t": 32717, "lift": 28},
+        {"t": 33091, "place": 24},
+        {"t": 33136, "lift": 24},
+        {"t": 33240, "place": 6},
+        {"t": 33330, "lift": 6},
+        {"t": 33375, "place": 1},
+        {"t": 33405, "lift": 19},
+        {"t": 33480, "lift": 1},
+        {"t": 33480, "lift": 5},
+        {"t": 34302, "place": 1},
+        {"t": 34571, "place": 14},
+    ]
+    out = run("russian", events, RUSSIAN_KING_HOME)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("russian", RUSSIAN_KING_HOME, "h2xb8", "a7-c5")
