@@ -274,7 +274,7 @@ class TurnEvidence(StillBoard):
         is no reply to that move (a captured piece taken off early, a piece held out of
         turn). One lifted while the mover's piece was in the air may be: a touch that
         the player then carries on (touch-move)."""
-        started = self.first_lifted.get(move.origin, self.lifted_at.get(move.origin))
+        started = self._started(move)
         if reply.kind == "final" and reply.move is not None:
             replies = [reply.move]
         else:
@@ -287,6 +287,18 @@ class TurnEvidence(StillBoard):
         if started is None or not replies:
             return True
         return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
+
+    def _started(self, move: Move) -> float | None:
+        """When `move`'s piece left its square: its last lift there before the piece was
+        seen on its destination (a piece passing over the square later, the next
+        player's king, does not move it; the lift may predate this turn in blitz)."""
+        reached = self.reached.get(move, float("inf"))
+        lifts = [t for t, sq, down in self.changes if sq == move.origin and not down]
+        before = [t for t in lifts if t <= reached]
+        if before:
+            return before[-1]
+        last = self.lifted_at.get(move.origin)
+        return last if last is not None and last <= reached else None
 
     def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
         """Did a piece come down, after `move`'s piece left its destination and before

@@ -281,3 +281,36 @@ def test_a_king_taken_where_it_stopped_last_before_the_capturer_was_lifted() -> 
     out = run("portuguese", events, PORTUGUESE_FLYING)
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_FLYING, "3-10", "30x3", "24-20")
+
+
+POOL_BLITZ = "W:WK3,17,19,22,24,25,27,28,29,31,32:B1,4,5,6,7,9,11,14,15"
+
+
+def test_a_mover_who_started_in_the_turn_before_is_still_answered() -> None:
+    # From the blitz family (seed 95048 in Pool). White captures 17x10 (taking 14 off
+    # first);
+    # Black lifts 7 before that lands and captures 7x14 (taking 10) the moment it does.
+    # White takes 14 off 86 ms later, its king 3x17 touches down on 7 and 14 on the
+    # way, and Black starts 11-16. Black's man left 7 in White's turn; the king passing
+    # over 7 later is not when Black started.
+    events = [
+        {"t": 3424, "lift": 14},
+        {"t": 3528, "lift": 17},
+        {"t": 3923, "place": 10},
+        {"t": 3991, "lift": 10},
+        {"t": 4146, "lift": 7},
+        {"t": 4335, "place": 14},
+        {"t": 4421, "lift": 14},
+        {"t": 4559, "lift": 3},
+        {"t": 4902, "place": 7},
+        {"t": 4937, "lift": 7},
+        {"t": 5040, "place": 14},
+        {"t": 5074, "lift": 14},
+        {"t": 5126, "place": 17},
+        {"t": 5177, "lift": 11},
+        {"t": 5401, "place": 16},
+    ]
+    out = run("pool", events, POOL_BLITZ)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("pool", POOL_BLITZ, "17x10", "7x14", "3x17", "11-16")
+    assert not notices(out, "illegal-board")
