@@ -287,9 +287,8 @@ POOL_BLITZ = "W:WK3,17,19,22,24,25,27,28,29,31,32:B1,4,5,6,7,9,11,14,15"
 
 
 def test_a_mover_who_started_in_the_turn_before_is_still_answered() -> None:
-    # From the blitz family (seed 95048 in Pool). White captures 17x10 (taking 14 off
-    # first);
-    # Black lifts 7 before that lands and captures 7x14 (taking 10) the moment it does.
+    # From the blitz family (seed 95048 in Pool). White captures 17x10, taking 14 off
+    # first; Black lifts 7 before that lands and captures 7x14 (taking 10) at once.
     # White takes 14 off 86 ms later, its king 3x17 touches down on 7 and 14 on the
     # way, and Black starts 11-16. Black's man left 7 in White's turn; the king passing
     # over 7 later is not when Black started.
