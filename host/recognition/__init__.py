@@ -5,6 +5,8 @@
 - turn_boards.py: which boards a turn can pass through (matching boards to moves);
 - reading.py: which reading of the sensed board holds as the hands go on;
 - turn_evidence.py: what the hands did this turn and what it proves;
+- finished.py: whether a move's piece stopped where it was seen, for a reply to
+  answer it;
 - still_board.py and hand_paths.py: two plies on a still board, and the squares
   a piece passes on its way;
 - timers.py and timing.py: what is due when the board stays still, and how long;

@@ -36,8 +36,9 @@ this package (host/recognition/):
   that report it.
 
 Below them: the boards a turn can show in turn_boards.py, what the hands did
-this turn and what it proves in turn_evidence.py (still boards in
-still_board.py, a piece's way in hand_paths.py), a move that goes on in
+this turn and what it proves in turn_evidence.py (whether a move was finished
+in finished.py, still boards in still_board.py, a piece's way in
+hand_paths.py), a move that goes on in
 reread.py, which piece stands where in piece_identity.py, the frames in
 guidance.py, the thresholds in timing.py.
 """

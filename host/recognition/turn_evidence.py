@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
+from host.recognition.finished import MoveFinished
 from host.recognition.hand_paths import diagonal_steps
 from host.recognition.still_board import Proved, StillBoard
 from host.recognition.timing import SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
 
 
-class TurnEvidence(StillBoard):
+class TurnEvidence(StillBoard, MoveFinished):
     """The evidence gathered during one turn (`turn`), for the proofs by reply.
 
     `lifted_at` and `placed_at` (square -> last time) outlive the turn: a reply's
@@ -233,109 +234,6 @@ class TurnEvidence(StillBoard):
         if len(found) > 1:
             found = self._stopped_last(found)
         return found[0] if len(found) == 1 else None
-
-    def _stopped_last(
-        self, found: list[tuple[Move, Reading, frozenset[int]]]
-    ) -> list[tuple[Move, Reading, frozenset[int]]]:
-        """Of several moves of one piece, each answered by the reply underway (a flying
-        king takes the piece on any square of its line), the one where the piece came
-        down last before the reply's piece was lifted: it stood there when taken. A
-        touch-down seen after that lift is the reply's piece on its way."""
-        def replies_of(reading: Reading) -> list[Move]:
-            return [reading.move] if reading.move else [p.move for p in reading.found]
-
-        if (
-            len({move.origin for move, _, _ in found}) != 1
-            or len({
-                frozenset((m.origin, m.destination) for m in replies_of(reading))
-                for _, reading, _ in found
-            }) != 1
-        ):
-            return found  # other pieces, or other replies: the evidence fits two
-        before: list[tuple[float, tuple[Move, Reading, frozenset[int]]]] = []
-        for item in found:
-            move, reading, _ = item
-            replies = replies_of(reading)
-            lifted = min(
-                (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, 0.0))
-                 for m in replies),
-                default=float("inf"),
-            )
-            if self.reached[move] <= lifted + TOGETHER:
-                before.append((self.reached[move], item))
-        if not before:
-            return found
-        latest = max(t for t, _ in before)
-        return [item for t, item in before if t == latest]
-
-    def _answers(self, move: Move, reply: Reading) -> bool:
-        """Could `reply` answer `move`: was its piece lifted once `move`'s piece had left
-        its square? A piece of the next player's already off before the mover started
-        is no reply to that move (a captured piece taken off early, a piece held out of
-        turn). One lifted while the mover's piece was in the air may be: a touch that
-        the player then carries on (touch-move)."""
-        started = self._started(move)
-        if reply.kind == "final" and reply.move is not None:
-            replies = [reply.move]
-        else:
-            replies = [p.move for p in reply.found if p.lifted]
-        if self._went_on_elsewhere(move, replies):
-            return False
-        reached = self.reached.get(move)
-        if started is not None and reached is not None and reached - started < SLIDE:
-            return False  # slid there a moment after leaving its square: a knock
-        if started is None or not replies:
-            return True
-        return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
-
-    def _started(self, move: Move) -> float | None:
-        """When `move`'s piece left its square: its last lift there before the piece was
-        seen on its destination (a piece passing over the square later, the next
-        player's king, does not move it; the lift may predate this turn in blitz)."""
-        reached = self.reached.get(move, float("inf"))
-        lifts = [t for t, sq, down in self.changes if sq == move.origin and not down]
-        before = [t for t in lifts if t <= reached]
-        if before:
-            return before[-1]
-        last = self.lifted_at.get(move.origin)
-        return last if last is not None and last <= reached else None
-
-    def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
-        """Did a piece come down, after `move`'s piece left its destination and before
-        the reply's piece was first lifted, on another square? Only the mover's piece
-        was in a hand then: it was still travelling (a king touching down on the way,
-        going on), not finished there."""
-        reached = self.reached.get(move)
-        left_at = self.lifted_at.get(move.destination)
-        if reached is None or left_at is None or left_at <= reached:
-            return False
-        theirs = {m.origin for m in replies}  # (put back: a bounce, a lift and return)
-        reply_lifted = min(
-            (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, float("inf")))
-             for m in replies),
-            default=float("inf"),
-        )
-        lifts = [(t, sq) for t, sq, down in self.changes if not down]
-        return any(
-            down
-            and left_at < t < reply_lifted
-            and sq != move.destination
-            and sq not in theirs
-            and not self._pushed(sq, t, move.destination, lifts)
-            and not any(left_at < u < t and s == sq for u, s in lifts)  # a touch put back
-            for t, sq, down in self.changes
-        )
-
-    @staticmethod
-    def _pushed(
-        square: int, placed: float, carried_from: int, lifts: list[tuple[float, int]]
-    ) -> bool:
-        """Did the piece put down on `square` at `placed` leave another square just
-        before (a knock sliding it, or pushing it back), rather than come from a hand
-        that carried it from `carried_from`?"""
-        return any(
-            0 <= placed - t <= SLIDE for t, sq in lifts if sq not in (square, carried_from)
-        )
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen
