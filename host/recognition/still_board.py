@@ -83,11 +83,7 @@ class StillBoard:
         touched down on the other route's landings and stands at the common end, with
         that route's captured pieces still to come off (or the opponent touching one of
         this route's), shows this route's final board without having played it."""
-        routes = [
-            m
-            for m in self.turn.moves
-            if m != move and (m.origin, m.destination) == (move.origin, move.destination)
-        ]
+        routes = self.turn.other_routes(move)
         started = self.lifted_at.get(move.origin)
         if not routes or started is None:
             return False

@@ -99,6 +99,12 @@ class TurnBoards:
         #: every square a legal path of this turn captures
         self.capturable = frozenset(sq for m in self.moves for sq in m.captures)
 
+    def other_routes(self, move: Move) -> list[Move]:
+        """The other moves of this turn between the same two squares (another capture
+        route, other pieces taken)."""
+        ends = (move.origin, move.destination)
+        return [m for m in self.moves if m != move and (m.origin, m.destination) == ends]
+
     def final_of(self, move: Move) -> frozenset[int]:
         return (self.expected - {move.origin} - move.captures) | {move.destination}
 

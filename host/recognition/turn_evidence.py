@@ -181,9 +181,7 @@ class TurnEvidence(StillBoard, MoveFinished):
         Another capture from the same square to the same square (another route, other
         pieces taken) was seen landing as much as `move` was, even where the board was
         read as `move` alone (the next player touching a piece only `move` takes)."""
-        ends = (move.origin, move.destination)
-        routes = [m for m in self.turn.moves if (m.origin, m.destination) == ends]
-        for other in dict.fromkeys([*self.reached, *routes]):
+        for other in dict.fromkeys([*self.reached, *self.turn.other_routes(move)]):
             if other == move:
                 continue
             reading, _ = self.read_after(other, board)
