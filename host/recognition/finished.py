@@ -6,7 +6,7 @@ after the mover started; and, of several stops of one piece that one reply fits,
 the one it came down on last before that lift.
 
 Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
-(`reached`, `changes`, `first_lifted`, `lifted_at`) it reads.
+(`reached`, `changes`, `lifted_at`) it reads.
 """
 
 from __future__ import annotations
@@ -40,12 +40,7 @@ class MoveFinished:
         before: list[tuple[float, tuple[Move, Reading, frozenset[int]]]] = []
         for item in found:
             move, reading, _ = item
-            replies = replies_of(reading)
-            lifted = min(
-                (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, 0.0))
-                 for m in replies),
-                default=float("inf"),
-            )
+            lifted = self._first_lifted(replies_of(reading), missing=0.0)
             if self.reached[move] <= lifted + TOGETHER:
                 before.append((self.reached[move], item))
         if not before:
@@ -73,6 +68,19 @@ class MoveFinished:
             return True
         return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
 
+    def _first_lifted(self, replies: list[Move], *, missing: float) -> float:
+        """When the first of the replies' pieces left its square: its first lift this
+        turn (a piece passing over that square later does not move it), else its last
+        lift before the turn, else `missing`; infinite with no reply."""
+        first: dict[int, float] = {}
+        for t, square, down in self.changes:
+            if not down:
+                first.setdefault(square, t)
+        return min(
+            (first.get(m.origin, self.lifted_at.get(m.origin, missing)) for m in replies),
+            default=float("inf"),
+        )
+
     def _started(self, move: Move) -> float | None:
         """When `move`'s piece left its square: its last lift there before the piece was
         seen on its destination (a piece passing over the square later, the next
@@ -95,11 +103,7 @@ class MoveFinished:
         if reached is None or left_at is None or left_at <= reached:
             return False
         theirs = {m.origin for m in replies}  # (put back: a bounce, a lift and return)
-        reply_lifted = min(
-            (self.first_lifted.get(m.origin, self.lifted_at.get(m.origin, float("inf")))
-             for m in replies),
-            default=float("inf"),
-        )
+        reply_lifted = self._first_lifted(replies, missing=float("inf"))
         lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(
             down

@@ -45,9 +45,6 @@ class TurnEvidence(StillBoard, MoveFinished):
         #: squares emptied / filled at some moment this turn (those already so when the
         #: turn starts included: a blitz reply may have landed before its move counted)
         self.emptied: set[int] = set(emptied)
-        #: square -> when it was first emptied this turn (a piece passing over the
-        #: mover's origin later, the next player's, does not move its start)
-        self.first_lifted: dict[int, float] = {}
         #: every change this turn, in order: (time, square, put down?) (`placed_at` and
         #: `lifted_at` keep only the last of each square)
         self.changes: list[tuple[float, int, bool]] = []
@@ -69,7 +66,6 @@ class TurnEvidence(StillBoard, MoveFinished):
         self.filled |= placed
         for square in lifted:
             self.lifted_at[square] = now
-            self.first_lifted.setdefault(square, now)
             self.changes.append((now, square, False))
         self.changes.extend((now, square, True) for square in placed)
         for square in placed:
