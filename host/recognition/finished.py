@@ -48,6 +48,23 @@ class MoveFinished:
         latest = max(t for t, _ in before)
         return [item for t, item in before if t == latest]
 
+    def _came_down_after_reply(self, move: Move, reply: Reading) -> bool:
+        """Was `move`'s piece seen on its destination only after the reply's piece was
+        lifted, while the same piece had stopped on another square of its moves before
+        that lift? The later touch-down may be the reply's piece on its way (hovering,
+        brushing a neighbour) as much as the mover's piece going on: the evidence fits
+        two, so the reply proves neither until the board shows which."""
+        def replies_of(reading: Reading) -> list[Move]:
+            return [reading.move] if reading.move else [p.move for p in reading.found]
+
+        lifted = self._first_lifted(replies_of(reply), missing=float("inf"))
+        if self.reached.get(move, float("-inf")) <= lifted + TOGETHER:
+            return False
+        return any(
+            other.origin == move.origin and other != move and reached <= lifted + TOGETHER
+            for other, reached in self.reached.items()
+        )
+
     def _answers(self, move: Move, reply: Reading) -> bool:
         """Could `reply` answer `move`: was its piece lifted once `move`'s piece had left
         its square? A piece of the next player's already off before the mover started

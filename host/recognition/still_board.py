@@ -1,9 +1,11 @@
 """A board that stays still, read with what the hands did before it: two plies only
-a move and its finished reply explain (in an order hands can play them), and a
-capture's final board that is only on the way to another route.
+a move and its finished reply explain (in an order hands can play them), three
+plies where one move's board would need a piece held in the air since before it
+started, and a capture's final board that is only on the way to another route.
 
 Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
-(`lifted_at`, `placed_at`, `emptied`, `filled`) and readings it uses.
+(`lifted_at`, `placed_at`, `emptied`, `filled`, `changes`), readings and first
+lifts (`MoveFinished._first_lifted`) it uses.
 """
 
 from __future__ import annotations
@@ -47,17 +49,49 @@ class StillBoard:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
         return (found[0][0], found[0][1]) if len(found) == 1 else None
 
+    def three_plies(self, board: frozenset[int]) -> tuple[Move, Move] | None:
+        """The move of this turn and its reply that, with one more move of the mover's,
+        leave exactly `board` (all three pieces seen to leave their squares and land
+        this turn, in an order hands can play them), if only one pair does. For a
+        final board that needs a piece of the next player's held in the air since
+        before the move started: three plies that explain every square are the
+        likelier story (a man moved, taken at once, and the mover's next move made)."""
+        found: list[tuple[Move, Move]] = []
+        for move in self.turn.moves:
+            if move.destination not in self.filled or move.origin not in self.emptied:
+                continue
+            for reply in self.after(move).moves:
+                if (
+                    reply.origin not in self.emptied
+                    or reply.destination not in self.filled
+                    or not self._in_order(move, reply)
+                ):
+                    continue
+                reading = self._after_reply(move, reply).read(board)
+                last = reading.move
+                if (
+                    reading.kind == "final"
+                    and last is not None
+                    and last.origin in self.emptied
+                    and last.destination in self.filled
+                    and self._in_order(reply, last)
+                ):
+                    found.append((move, reply))
+        return found[0] if len(found) == 1 else None
+
     def _in_order(self, move: Move, reply: Move) -> bool:
         """Could the hands have played `move`, then `reply`? Each piece came down after
-        it left its square, and the reply's after the move's (or in the same moment): a
-        square filled before the piece meant to land there was lifted holds another
-        piece (the king landed there, the opponent's piece held somewhere else)."""
-        placed, lifted = self.placed_at, self.lifted_at
+        it first left its square, and the reply's after the move's (or in the same
+        moment): a square filled before the piece meant to land there was lifted holds
+        another piece (the king landed there, the opponent's piece held somewhere
+        else). A first lift counts: a king passing over the square later, touching
+        down on it, lifts "its" piece again without moving the start."""
+        placed = self.placed_at
         move_down = placed.get(move.destination, 0.0)
         reply_down = placed.get(reply.destination, 0.0)
         return (
-            lifted.get(move.origin, 0.0) <= move_down
-            and lifted.get(reply.origin, 0.0) <= reply_down
+            self._first_lifted([move], missing=0.0) <= move_down
+            and self._first_lifted([reply], missing=0.0) <= reply_down
             and move_down <= reply_down + TOGETHER
         )
 

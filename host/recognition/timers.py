@@ -12,6 +12,7 @@ Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state 
 
 from __future__ import annotations
 
+from engine import Move
 from host.recognition.events import Event
 from host.recognition.timing import CALM, EPS, GRACE, HOLD, SETTLE
 
@@ -43,6 +44,17 @@ class Timers:
             return self.since + GRACE
         return None
 
+    def _three_plies(self, move: Move, touched: frozenset[int]) -> tuple[Move, Move] | None:
+        """A move and its reply played before `move`, when `move`'s final board needs
+        a piece of the next player's held since before its piece left its square (see
+        `TurnEvidence.three_plies`)."""
+        started = self.evidence.lifted_at.get(move.origin)
+        if started is None or not any(
+            self.evidence.lifted_at.get(sq, started) < started for sq in touched
+        ):
+            return None
+        return self.evidence.three_plies(self._board())
+
     def _timers(self, now: float, events: list[Event]) -> None:
         deadline = self.next_deadline()
         if deadline is None or now + EPS < deadline:
@@ -72,7 +84,12 @@ class Timers:
                 self._correct(now, self.reading.move, events)
             else:
                 touched = self.expected - self._board()  # the opponent's, if any
-                self._commit(now, self.reading.move, events, acted=touched)
+                plies = self._three_plies(self.reading.move, touched)
+                if plies is not None:
+                    for played in plies:  # the last move's final board stays: it follows
+                        self._commit(now, played, events, by_reply=True)
+                else:
+                    self._commit(now, self.reading.move, events, acted=touched)
             self._evaluate(now, events)
         elif kind == "takeback":
             self._undo(now, events)

@@ -227,7 +227,9 @@ class TurnEvidence(StillBoard, MoveFinished):
                 found.append((move, reading, left))
         if len(found) > 1:
             found = self._stopped_last(found)
-        return found[0] if len(found) == 1 else None
+        if len(found) != 1 or self._came_down_after_reply(found[0][0], found[0][1]):
+            return None
+        return found[0]
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen

@@ -313,3 +313,37 @@ def test_a_mover_who_started_in_the_turn_before_is_still_answered() -> None:
     played = [m["fen"] for m in moves(out)]
     assert played == fens("pool", POOL_BLITZ, "17x10", "7x14", "3x17", "11-16")
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_HOVER = "B:W10,11,21,23,30:B5,9"
+
+
+def test_a_touch_down_after_the_reply_started_does_not_outrank_an_earlier_stop() -> None:
+    # From the mixed family (seed 97263 in Brazilian, 20 plies). Black 9-14, and White
+    # takes the man off 14 before lifting the capturer from 10. That capturer brushes
+    # 15, 13, 15, 7 and 14 before landing on 17 (10x17). "Black's man went on from 14
+    # to 13" and "White's capturer touched down on 13" fit the same switches once 10
+    # was lifted: the reply's touch-down on 7 proves neither 9-13 nor 9-14. Read as
+    # 9-13, 10-7 and 13-17, three moves nobody played would have been announced.
+    events = [
+        {"t": 148, "lift": 9},
+        {"t": 482, "place": 14},
+        {"t": 570, "lift": 14},
+        {"t": 852, "lift": 10},
+        {"t": 1415, "place": 15},
+        {"t": 1555, "lift": 15},
+        {"t": 1678, "place": 13},
+        {"t": 1854, "lift": 13},
+        {"t": 1890, "place": 15},
+        {"t": 2013, "lift": 15},
+        {"t": 2101, "place": 7},
+        {"t": 2189, "lift": 7},
+        {"t": 2329, "place": 14},
+        {"t": 2382, "lift": 14},
+        {"t": 2435, "place": 17},
+    ]
+    out = run("brazilian", events, BRAZILIAN_HOVER)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("brazilian", BRAZILIAN_HOVER, "9-14", "10x17")
+    assert all(m["t"] >= 2329 for m in moves(out))  # nothing while 13 or 7 was touched
+    assert not notices(out, "illegal-board")

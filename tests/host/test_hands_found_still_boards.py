@@ -1,0 +1,78 @@
+"""Hands the long soak found (issue 7) where only the board standing still tells what
+was played: plies the hands finished without waiting for the board, read from the
+order in which squares emptied and filled (host/recognition/still_board.py). Each
+stream is the one `python -m hands` generated for the family, variant and seed named
+in the test, cut to the moves that matter.
+"""
+
+from __future__ import annotations
+
+from replaykit import fens, moves, notices, run
+
+PORTUGUESE_TRADE = "W:W2,5,6,18,21:B8,15,16,25,27,28,32"
+
+
+def test_three_plies_beat_a_move_that_needs_a_piece_held_since_before_it() -> None:
+    # From the mixed family (seed 83004 in Portuguese, 20 plies, a scan every 1 to 3
+    # ms). White 18-22; Black takes 22 off at once and lifts 27, touches down on 22
+    # and captures 27x18; White plays 21-26 while Black still touches 25. Read as one
+    # move, the board is "White's man went back to 18, then 21-26, with Black holding
+    # the man from 27 since before White started": Black's 27 never comes back. The
+    # three plies explain every square.
+    events = [
+        {"t": 183, "lift": 18},
+        {"t": 505, "place": 22},
+        {"t": 599, "lift": 22},
+        {"t": 774, "lift": 27},
+        {"t": 777, "place": 27},
+        {"t": 780, "lift": 27},
+        {"t": 1161, "place": 22},
+        {"t": 1211, "lift": 22},
+        {"t": 1252, "place": 18},
+        {"t": 1252, "lift": 25},
+        {"t": 1258, "lift": 21},
+        {"t": 1261, "place": 21},
+        {"t": 1264, "lift": 21},
+        {"t": 1843, "place": 25},
+        {"t": 1935, "place": 26},
+    ]
+    out = run("portuguese", events, PORTUGUESE_TRADE)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_TRADE, "18-22", "27x18", "21-26")
+    assert not notices(out, "illegal-board")
+
+
+def test_one_move_and_its_reply_still_count_with_a_piece_already_held() -> None:
+    # The same board read the other way: White's 21-26 lands while Black has held the
+    # man from 27 since before White started, and no earlier move and reply explain
+    # the squares. The board standing still is White's 21-26 with Black's man lifted.
+    events = [
+        {"t": 100, "lift": 27},
+        {"t": 600, "lift": 21},
+        {"t": 1000, "place": 26},
+    ]
+    out = run("portuguese", events, PORTUGUESE_TRADE)
+    assert [m["fen"] for m in moves(out)] == fens("portuguese", PORTUGUESE_TRADE, "21-26")
+
+
+PORTUGUESE_KING = "W:W10:BK6,16,21,26,27,31"
+
+
+def test_a_king_touching_down_on_the_movers_square_does_not_move_its_start() -> None:
+    # From the mixed family (seed 110075 in Portuguese, 20 plies). White 10-13; Black
+    # takes 13 off at once, and the king 6x17 touches down on 10 (the square White's
+    # man left) on its way. The still board is 10-13 and 6x17: White's man left 10
+    # before 13 filled, though 10 was last emptied after that (the king going on).
+    events = [
+        {"t": 114, "lift": 10},
+        {"t": 435, "place": 13},
+        {"t": 512, "lift": 13},
+        {"t": 961, "lift": 6},
+        {"t": 1628, "place": 10},
+        {"t": 1653, "lift": 10},
+        {"t": 1717, "place": 17},
+    ]
+    out = run("portuguese", events, PORTUGUESE_KING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("portuguese", PORTUGUESE_KING, "10-13", "6x17")
+    assert not notices(out, "illegal-board")
