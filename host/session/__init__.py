@@ -10,10 +10,12 @@ web page, the status file and the club's MQTT publisher (host/broadcast) listen
 to, and so does the computer opponent (host/computer_player.py), which plays
 through `allow_only`, `players` and `overlay`.
 
-The session reads no clock and does no I/O of its own beyond the journal: the
+The session keeps no time of its own and does no I/O beyond the journal: the
 live runtime (`host.live`) feeds it snapshots and commands on the real clock,
 `host.stream.run_stream` feeds it a recorded stream on a simulated clock
-(tests, the crash test, bug reports).
+(tests, the crash test, bug reports), and every timer runs on the time it is
+given. Only the date a game starts (the journal's record, the PDN Date tag) is
+read from the wall clock, since that is what a player files the game under.
 
 `Session` (core.py) is the one entry point; the rest are its rooms, mixed into it:
 
