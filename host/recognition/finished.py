@@ -16,6 +16,11 @@ from host.recognition.timing import SLIDE, TOGETHER
 from host.recognition.turn_boards import Reading
 
 
+def _replies_of(reading: Reading) -> list[Move]:
+    """The next player's moves a reading of their turn stands for."""
+    return [reading.move] if reading.move else [p.move for p in reading.found]
+
+
 class MoveFinished:
     """The checks behind "this reply answers that move"."""
 
@@ -26,13 +31,10 @@ class MoveFinished:
         king takes the piece on any square of its line), the one where the piece came
         down last before the reply's piece was lifted: it stood there when taken. A
         touch-down seen after that lift is the reply's piece on its way."""
-        def replies_of(reading: Reading) -> list[Move]:
-            return [reading.move] if reading.move else [p.move for p in reading.found]
-
         if (
             len({move.origin for move, _, _ in found}) != 1
             or len({
-                frozenset((m.origin, m.destination) for m in replies_of(reading))
+                frozenset((m.origin, m.destination) for m in _replies_of(reading))
                 for _, reading, _ in found
             }) != 1
         ):
@@ -40,7 +42,7 @@ class MoveFinished:
         before: list[tuple[float, tuple[Move, Reading, frozenset[int]]]] = []
         for item in found:
             move, reading, _ = item
-            lifted = self._first_lifted(replies_of(reading), missing=0.0)
+            lifted = self._first_lifted(_replies_of(reading), missing=0.0)
             if self.reached[move] <= lifted + TOGETHER:
                 before.append((self.reached[move], item))
         if not before:
@@ -54,10 +56,7 @@ class MoveFinished:
         that lift? The later touch-down may be the reply's piece on its way (hovering,
         brushing a neighbour) as much as the mover's piece going on: the evidence fits
         two, so the reply proves neither until the board shows which."""
-        def replies_of(reading: Reading) -> list[Move]:
-            return [reading.move] if reading.move else [p.move for p in reading.found]
-
-        lifted = self._first_lifted(replies_of(reply), missing=float("inf"))
+        lifted = self._first_lifted(_replies_of(reply), missing=float("inf"))
         if self.reached.get(move, float("-inf")) <= lifted + TOGETHER:
             return False
         return any(
