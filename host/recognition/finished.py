@@ -12,7 +12,7 @@ Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 from __future__ import annotations
 
 from engine import Move
-from host.recognition.timing import SLIDE, TOGETHER
+from host.recognition.timing import BRUSH, SLIDE, TOGETHER
 from host.recognition.turn_boards import Reading
 
 
@@ -75,27 +75,39 @@ class MoveFinished:
             replies = [reply.move]
         else:
             replies = [p.move for p in reply.found if p.lifted]
-        if self._went_on_elsewhere(move, replies):
+        if self._went_on_elsewhere(move, replies) or self._brushed_past(move, replies):
             return False
         reached = self.reached.get(move)
         if started is not None and reached is not None and reached - started < SLIDE:
             return False  # slid there a moment after leaving its square: a knock
         if started is None or not replies:
             return True
-        return any(self.lifted_at.get(m.origin, started) >= started - TOGETHER for m in replies)
+        return any(self._reply_lifted(m.origin, started) >= started - TOGETHER for m in replies)
+
+    def _reply_lifted(self, origin: int, started: float) -> float:
+        """When the reply's piece left `origin`: its first lift this turn after it was
+        last put back there before the mover started. A piece that comes down on that
+        square later is the mover's passing over it (a king touching down), not theirs
+        put back, so lifting it again does not make their piece start late."""
+        put_back = max(
+            (t for t, sq, down in self.changes if sq == origin and down and t < started - TOGETHER),
+            default=float("-inf"),
+        )
+        lifts = [t for t, sq, down in self.changes if sq == origin and not down and t > put_back]
+        return lifts[0] if lifts else self.lifted_at.get(origin, started)
 
     def _first_lifted(self, replies: list[Move], *, missing: float) -> float:
-        """When the first of the replies' pieces left its square: its first lift this
-        turn (a piece passing over that square later does not move it), else its last
-        lift before the turn, else `missing`; infinite with no reply."""
-        first: dict[int, float] = {}
-        for t, square, down in self.changes:
-            if not down:
-                first.setdefault(square, t)
-        return min(
-            (first.get(m.origin, self.lifted_at.get(m.origin, missing)) for m in replies),
-            default=float("inf"),
-        )
+        """When the first of the replies' pieces left its square (see `_first_lift`);
+        infinite with no reply."""
+        return min((self._first_lift(m.origin, missing) for m in replies), default=float("inf"))
+
+    def _first_lift(self, square: int, missing: float) -> float:
+        """The first lift of `square` this turn (a piece passing over that square later
+        does not move it), else its last lift before the turn, else `missing`."""
+        for t, changed, down in self.changes:
+            if changed == square and not down:
+                return t
+        return self.lifted_at.get(square, missing)
 
     def _started(self, move: Move) -> float | None:
         """When `move`'s piece left its square: its last lift there before the piece was
@@ -108,6 +120,29 @@ class MoveFinished:
             return before[-1]
         last = self.lifted_at.get(move.origin)
         return last if last is not None and last <= reached else None
+
+    def _brushed_past(self, move: Move, replies: list[Move]) -> bool:
+        """Did `move`'s piece only brush its destination (every stay there this turn
+        under BRUSH) and leave it before the reply's piece was lifted? A hand hovering
+        touches squares on its way; only a piece that stayed, or stood there when the
+        next player started, can have been answered (unless the reply took it)."""
+        square = move.destination
+        if any(square in m.captures for m in replies):
+            return False
+        stays: list[tuple[float, float]] = []
+        down: float | None = None
+        for t, sq, placed in self.changes:
+            if sq != square:
+                continue
+            if placed:
+                down = t
+            elif down is not None:
+                stays.append((down, t))
+                down = None
+        if down is not None or not stays:
+            return False  # standing there now (or since before this turn)
+        reply_lifted = self._first_lifted(replies, missing=float("inf"))
+        return stays[-1][1] <= reply_lifted and all(up - at < BRUSH for at, up in stays)
 
     def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
         """Did a piece come down, after `move`'s piece left its destination and before

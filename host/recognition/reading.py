@@ -19,6 +19,7 @@ from dataclasses import replace
 from engine import Move
 from host.recognition.events import Event
 from host.recognition.guidance import progress_hint
+from host.recognition.reread import Reopened
 from host.recognition.timing import SETTLE
 from host.recognition.turn_boards import UNKNOWN, Reading
 
@@ -134,6 +135,17 @@ class BoardReading:
                     return True
         return False
 
+    def _removal_also_starts(self, open_move: Reopened, reopened: Reading) -> bool:
+        """Does the last move's re-read differ from it only by captured pieces taken off
+        (same piece, same square) that are pieces the next player may move now?"""
+        move, again = open_move.move, reopened.move
+        if reopened.kind != "final" or again is None:
+            return False
+        if (again.origin, again.destination) != (move.origin, move.destination):
+            return False
+        more = again.captures - move.captures
+        return bool(more) and more <= {m.origin for m in self.turn.moves}
+
     @staticmethod
     def _lands_both_ways(reading: Reading, reopened: Reading) -> bool:
         """Does the piece that came down where the last move would have gone on also
@@ -217,6 +229,11 @@ class BoardReading:
             )
         ):
             reopened = None
+        if reopened is not None and open_move and self._removal_also_starts(open_move, reopened):
+            # "One more captured piece taken off" and "the next player lifting that
+            # piece to move it" fit the same switches: the re-read waits until the
+            # piece lands (their move) or the board has stayed so a long while.
+            reopened = replace(reopened, doubted=True)
         if reopened is not None and self._lands_both_ways(reading, reopened):
             # "The last move went on to here" and "the next player's piece, already in
             # the air, came down here" fit the same switches: neither, until the board

@@ -4,8 +4,8 @@ plies where one move's board would need a piece held in the air since before it
 started, and a capture's final board that is only on the way to another route.
 
 Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
-(`lifted_at`, `placed_at`, `emptied`, `filled`, `changes`), readings and first
-lifts (`MoveFinished._first_lifted`) it uses.
+(`lifted_at`, `placed_at`, `emptied`, `filled`, `changes`, `empty_at_start`,
+`lifted_before`), readings and first lifts (`MoveFinished._first_lift`) it uses.
 """
 
 from __future__ import annotations
@@ -90,10 +90,18 @@ class StillBoard:
         move_down = placed.get(move.destination, 0.0)
         reply_down = placed.get(reply.destination, 0.0)
         return (
-            self._first_lifted([move], missing=0.0) <= move_down
-            and self._first_lifted([reply], missing=0.0) <= reply_down
+            self._left_at(move.origin) <= move_down
+            and self._left_at(reply.origin) <= reply_down
             and move_down <= reply_down + TOGETHER
         )
+
+    def _left_at(self, square: int) -> float:
+        """When the piece moving from `square` left it: before this turn if the square
+        was already empty when the turn began (lifted in the turn before, or in the
+        very scan the last move counted), else its first lift this turn."""
+        if square in self.empty_at_start:
+            return self.lifted_before.get(square, 0.0)
+        return self._first_lift(square, 0.0)
 
     def _came_down_again(
         self, move: Move, reply: Move, found: list[tuple[Move, frozenset[int], Move]]

@@ -2,7 +2,8 @@
 
 Time is passed in, never read, so the live session and the replay (a simulated
 clock that jumps from deadline to deadline) run the same code. A final board
-commits after SETTLE (HOLD when it is also on the way to another move); a move
+commits after SETTLE (HOLD when it is also on the way to another move, GRACE
+when the next player's start fits it as well); a move
 proved by a reply waits until its piece has stayed BRUSH; an unexplained board
 is checked against two plies after SETTLE and guided after GRACE; the position
 before the last move or the initial one must stay CALM (host/recognition/timing.py).
@@ -32,6 +33,8 @@ class Timers:
             return self._two_ply_due
         kind = self.reading.kind
         if kind == "final":
+            if self.reading.doubted:
+                return self.since + GRACE
             return self.since + (HOLD if self.reading.on_the_way else SETTLE)
         if kind in ("takeback", "new-game"):
             return self.since + CALM

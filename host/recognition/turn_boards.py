@@ -42,12 +42,14 @@ class Reading:
     "progress" (moves underway, `found`), "takeback" (the position before the last
     move) or "unknown". A final board that is also on the way to another move
     (`on_the_way`) must wait longer before it counts; `found` then holds the ways.
+    One that the next player's start fits as well (`doubted`) waits longer still.
     """
 
     kind: str
     move: Move | None = None
     on_the_way: bool = False
     found: tuple[Progress, ...] = ()
+    doubted: bool = False
 
     def landed(self) -> list[Move]:
         """The moves whose piece stands on their destination on this board."""

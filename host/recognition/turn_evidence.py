@@ -45,6 +45,10 @@ class TurnEvidence(StillBoard, MoveFinished):
         #: squares emptied / filled at some moment this turn (those already so when the
         #: turn starts included: a blitz reply may have landed before its move counted)
         self.emptied: set[int] = set(emptied)
+        #: the squares already empty when the turn began, and when each was last left
+        #: then (a move's piece lifted in the turn before: blitz)
+        self.empty_at_start = frozenset(self.emptied)
+        self.lifted_before = dict(lifted_at)
         #: every change this turn, in order: (time, square, put down?) (`placed_at` and
         #: `lifted_at` keep only the last of each square)
         self.changes: list[tuple[float, int, bool]] = []

@@ -347,3 +347,94 @@ def test_a_touch_down_after_the_reply_started_does_not_outrank_an_earlier_stop()
     assert played == fens("brazilian", BRAZILIAN_HOVER, "9-14", "10x17")
     assert all(m["t"] >= 2329 for m in moves(out))  # nothing while 13 or 7 was touched
     assert not notices(out, "illegal-board")
+
+
+SPANISH_HOVER = "W:W1,2,4,8,K32:B10,15,19,21,31"
+
+
+def test_a_piece_lifted_before_the_mover_started_stays_no_reply_when_passed_over() -> None:
+    # From the hover family (seed 124137 in Spanish, a scan every 1 to 3 ms). White's
+    # king will capture 32x25 (taking 21 and 19); 21 is taken off before the king is
+    # lifted. The king hovers over 5, 11, 29, 21, 28, 23 and 18 before landing on 25.
+    # Read as "32x5 stopped on 5, and Black's man from 21 landed on 18", the king's
+    # touch-down on 21 would have made the man's lift look late. Black's piece left 21
+    # before White started: no reply to anything White did.
+    events = [
+        {"t": 204, "lift": 21},
+        {"t": 747, "lift": 32},
+        {"t": 1052, "place": 5},
+        {"t": 1196, "lift": 5},
+        {"t": 1269, "place": 11},
+        {"t": 1448, "lift": 11},
+        {"t": 1557, "place": 29},
+        {"t": 1704, "lift": 29},
+        {"t": 1761, "place": 21},
+        {"t": 1926, "lift": 21},
+        {"t": 2066, "place": 28},
+        {"t": 2144, "lift": 28},
+        {"t": 2198, "place": 23},
+        {"t": 2255, "lift": 23},
+        {"t": 2393, "place": 18},
+        {"t": 2467, "lift": 18},
+        {"t": 2539, "place": 21},
+        {"t": 2580, "lift": 21},
+        {"t": 2631, "place": 25},
+        {"t": 2635, "lift": 25},
+        {"t": 2638, "place": 25},
+        {"t": 3080, "lift": 19},
+        {"t": 4511, "lift": 10},
+        {"t": 5157, "place": 11},
+        {"t": 5249, "lift": 11},
+        {"t": 5347, "place": 10},
+        {"t": 5425, "lift": 10},
+        {"t": 5472, "place": 14},
+        {"t": 5517, "lift": 14},
+        {"t": 5686, "place": 6},
+    ]
+    out = run("spanish", events, SPANISH_HOVER)
+    played = [m["fen"] for m in moves(out)]
+    assert played == ["B:W1,2,4,8,K25:B10,15,31", "W:W1,2,4,8,K25:B6,15,31"]
+    assert not notices(out, "illegal-board")
+
+
+POOL_CLUB = "W:WK1,K2,21,25:B8,10,13,18"
+
+
+def test_a_square_only_brushed_before_the_next_player_started_is_no_move() -> None:
+    # From the hover family (seed 127062 in Pool, touch-move on, a scan every 1 to 3
+    # ms). White's king hovers on 19, 22, 6 and 22 again (80 to 150 ms each) before
+    # capturing 1x4; Black takes 8 off meanwhile. 22 is the end of 1x22, and Black's
+    # 8 lifted with a piece landing on 11 looked like Black's reply to it. The king
+    # only brushed 22 and had left it before Black started: nothing was answered.
+    events = [
+        {"t": 166, "lift": 1},
+        {"t": 739, "place": 19},
+        {"t": 847, "lift": 19},
+        {"t": 922, "place": 22},
+        {"t": 1049, "lift": 22},
+        {"t": 1101, "place": 6},
+        {"t": 1251, "lift": 6},
+        {"t": 1321, "place": 22},
+        {"t": 1401, "lift": 22},
+        {"t": 1551, "lift": 8},
+        {"t": 1896, "place": 11},
+        {"t": 1940, "lift": 11},
+        {"t": 1986, "place": 8},
+        {"t": 2074, "lift": 8},
+        {"t": 2152, "place": 4},
+        {"t": 2603, "lift": 10},
+        {"t": 4024, "lift": 13},
+        {"t": 4026, "place": 13},
+        {"t": 4029, "lift": 13},
+        {"t": 4296, "place": 22},
+        {"t": 4472, "lift": 22},
+        {"t": 4575, "place": 14},
+        {"t": 4723, "lift": 14},
+        {"t": 4842, "place": 22},
+        {"t": 4940, "lift": 22},
+        {"t": 5080, "place": 17},
+    ]
+    out = run("pool", events, POOL_CLUB, touch_move=True)
+    played = [m["fen"] for m in moves(out)]
+    assert played == ["B:WK2,K4,21,25:B13,18", "W:WK2,K4,21,25:B17,18"]
+    assert not notices(out, "illegal-board")

@@ -76,3 +76,49 @@ def test_a_king_touching_down_on_the_movers_square_does_not_move_its_start() -> 
     played = [m["fen"] for m in moves(out)]
     assert played == fens("portuguese", PORTUGUESE_KING, "10-13", "6x17")
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_FORGOTTEN = "W:W23,26,27:B1,5,6,11,13,16,20,K30"
+
+
+def test_a_move_committed_in_the_scan_its_piece_left_is_ordered_from_that_lift() -> None:
+    # From the mixed family (seed 130439 in Brazilian, 20 plies, a scan every 1 to 3
+    # ms). White 27-24; Black 20x18 (taking 24, forgotten, and 23); White's lift of 26
+    # proves the capture, so 26 was lifted in the turn before White's 26-23 counts.
+    # Black's king takes 23 off at once and captures 30x19, touching down on 26 on
+    # the way. The still board is 26-23 and 30x19: White's man left 26 when the turn
+    # began, not when the king last left that square.
+    events = [
+        {"t": 408, "lift": 27},
+        {"t": 409, "place": 27},
+        {"t": 412, "lift": 27},
+        {"t": 790, "place": 24},
+        {"t": 791, "lift": 24},
+        {"t": 794, "place": 24},
+        {"t": 874, "lift": 20},
+        {"t": 1259, "place": 27},
+        {"t": 1635, "lift": 27},
+        {"t": 2089, "place": 18},
+        {"t": 3008, "lift": 23},
+        {"t": 3364, "lift": 26},
+        {"t": 3754, "place": 23},
+        {"t": 3833, "lift": 23},
+        {"t": 3836, "lift": 30},
+        {"t": 3839, "place": 30},
+        {"t": 3843, "lift": 30},
+        {"t": 4392, "place": 26},
+        {"t": 4480, "lift": 26},
+        {"t": 4567, "place": 19},
+        {"t": 4570, "lift": 19},
+        {"t": 4571, "place": 19},
+        {"t": 6561, "lift": 24},
+    ]
+    out = run("brazilian", events, BRAZILIAN_FORGOTTEN)
+    played = [m["fen"] for m in moves(out)]
+    assert played == [
+        "B:W23,24,26:B1,5,6,11,13,16,20,K30",
+        "W:W26:B1,5,6,11,13,16,18,K30",
+        "B:W23:B1,5,6,11,13,16,18,K30",
+        "W:W:B1,5,6,11,13,16,18,K19",
+    ]
+    assert not notices(out, "illegal-board")

@@ -146,3 +146,65 @@ def test_a_corrected_move_is_journaled_announced_and_saved(tmp_path: Path) -> No
     session.command(5.0, "resign")
     pdn = next((tmp_path / "games").glob("*.pdn")).read_text()
     assert "c3-d4" in pdn and "c3-b4" not in pdn
+
+
+RUSSIAN_LONG = "W:WK5,K23:B1,6,8,10,K11,K18,19,24,25,26,K29"
+# From the goes-on family (seed 124049 in Russian, a scan every 1 to 3 ms). The king
+# rests on 20 (a shorter capture's end: committed), goes on to 31 and the last
+# captured pieces come off (read again). Then Black lifts 25, which a capture one
+# piece longer would also take (free choice in Russian), and lands it on 30.
+RUSSIAN_LONG_EVENTS = [
+    {"t": 317, "lift": 23},
+    {"t": 708, "place": 12},
+    {"t": 919, "lift": 12},
+    {"t": 1282, "place": 3},
+    {"t": 1635, "lift": 3},
+    {"t": 2039, "place": 14},
+    {"t": 2291, "lift": 14},
+    {"t": 2606, "place": 27},
+    {"t": 2999, "lift": 27},
+    {"t": 3373, "place": 20},
+    {"t": 3573, "lift": 6},
+    {"t": 3845, "lift": 11},
+    {"t": 4109, "lift": 18},
+    {"t": 4310, "lift": 19},
+    {"t": 4521, "lift": 24},
+    {"t": 4523, "place": 24},
+    {"t": 4526, "lift": 24},
+    {"t": 6233, "lift": 20},
+    {"t": 6509, "place": 2},
+    {"t": 6771, "lift": 2},
+    {"t": 6774, "place": 2},
+    {"t": 6779, "lift": 2},
+    {"t": 6979, "place": 13},
+    {"t": 6982, "lift": 13},
+    {"t": 6984, "place": 13},
+    {"t": 7147, "lift": 13},
+    {"t": 7447, "place": 31},
+    {"t": 7922, "lift": 8},
+    {"t": 8287, "lift": 10},
+    {"t": 8684, "lift": 26},
+    {"t": 10035, "lift": 25},
+    {"t": 10632, "place": 30},
+]
+
+
+def test_a_captured_piece_that_is_also_the_next_players_start_waits() -> None:
+    # "One more captured piece taken off" and "Black's 25-30 starting" fit the same
+    # lift: the re-read waits, and the landing shows it was Black's move.
+    out = run("russian", RUSSIAN_LONG_EVENTS, RUSSIAN_LONG)
+    corrected = [r["fen"] for r in out if "move-corrected" in r]
+    assert corrected == ["B:WK5,K31:B1,25,K29"]  # never the capture that takes 25
+    assert moves(out)[-1]["fen"] == "W:WK5,K31:B1,K29,K30"
+    assert not notices(out, "illegal-board")
+
+
+def test_one_more_captured_piece_left_off_is_still_read_again() -> None:
+    # The other way: the same lift of 25, and nothing lands. The capture went on to
+    # take 25 as well; it is read again once the board has stayed so for GRACE.
+    events = [e for e in RUSSIAN_LONG_EVENTS if e["t"] <= 10035]
+    out = run("russian", events, RUSSIAN_LONG)
+    corrected = [r for r in out if "move-corrected" in r]
+    assert corrected[-1]["fen"] == "B:WK5,K31:B1,K29"
+    assert corrected[-1]["t"] >= 10035 + GRACE * 1000
+    assert not notices(out, "illegal-board")
