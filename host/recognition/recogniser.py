@@ -107,7 +107,6 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: the only moves accepted this turn (None: every legal move); see `allow_only`
         self.allowed: tuple[Move, ...] | None = None
         self._reopened: Reopened | None = None
-        self.sensed: frozenset[int] = frozenset()
         self.since = start
         self.reading: Reading = UNKNOWN
         self._source = "turn"  # "turn", "reread" (the last move going on) or "reply"
@@ -120,9 +119,9 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._lifted_at: dict[int, float] = {}
         self._placed_at: dict[int, float] = {}
         self._colour_lifts: dict[str, tuple[float, int]] = {}
+        #: the board as the switches show it (at first: as the game sets it up)
+        self.sensed: frozenset[int] = self.game.position.occupied()
         self._new_turn()
-        self.sensed = self.turn.expected
-        self.evidence.emptied.clear()
         self.tracker = PieceTracker(self.game.position.pieces())
         self.tracker.turn(self.game.position.turn, self.turn.capturable)
         self._evaluate(start, [])

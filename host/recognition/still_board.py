@@ -1,7 +1,7 @@
 """A board that stays still, read with what the hands did before it: two plies only
-a move and its finished reply explain (in an order hands can play them), three
-plies where one move's board would need a piece held in the air since before it
-started, and a capture's final board that is only on the way to another route.
+a move and its finished reply explain (in an order hands can play them), up to
+four plies that explain every square where fewer would need pieces held in the
+air since before they started, and a capture's final board that is only on the way to another route.
 
 Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 (`lifted_at`, `placed_at`, `emptied`, `filled`, `changes`, `empty_at_start`,
@@ -10,12 +10,17 @@ Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 
 from __future__ import annotations
 
-from engine import Move
+from engine import Move, Position
 from host.recognition.hand_paths import trajectory
 from host.recognition.timing import TOGETHER
 
 #: a move with the captured pieces read as left on the board (forgotten)
 Proved = tuple[Move, frozenset[int]]
+#: the longest run of plies a still board is explained by (a move, the reply, the
+#: next move and its reply: hands that never waited for the board)
+DEEPEST = 4
+#: runs followed at once, beyond which a board is too busy to explain
+WIDEST = 200
 
 
 class StillBoard:
@@ -49,35 +54,50 @@ class StillBoard:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
         return (found[0][0], found[0][1]) if len(found) == 1 else None
 
-    def three_plies(self, board: frozenset[int]) -> tuple[Move, Move] | None:
-        """The move of this turn and its reply that, with one more move of the mover's,
-        leave exactly `board` (all three pieces seen to leave their squares and land
-        this turn, in an order hands can play them), if only one pair does. For a
-        final board that needs a piece of the next player's held in the air since
-        before the move started: three plies that explain every square are the
-        likelier story (a man moved, taken at once, and the mover's next move made)."""
-        found: list[tuple[Move, Move]] = []
-        for move in self.turn.moves:
-            if move.destination not in self.filled or move.origin not in self.emptied:
-                continue
-            for reply in self.after(move).moves:
-                if (
-                    reply.origin not in self.emptied
-                    or reply.destination not in self.filled
-                    or not self._in_order(move, reply)
-                ):
-                    continue
-                reading = self._after_reply(move, reply).read(board)
-                last = reading.move
-                if (
-                    reading.kind == "final"
-                    and last is not None
-                    and last.origin in self.emptied
-                    and last.destination in self.filled
-                    and self._in_order(reply, last)
-                ):
-                    found.append((move, reply))
-        return found[0] if len(found) == 1 else None
+    def plies_explaining(self, board: frozenset[int]) -> list[Move] | None:
+        """The one shortest run of two to DEEPEST plies, from a move of this turn, after
+        which the position is exactly `board`: every ply's piece seen leaving its
+        square and landing this turn, each ply in an order hands can play after the
+        one before. None if no run does, or several of that length.
+
+        For a board that one move (or a move and its reply) explains only with
+        pieces held in the air since before it started: hands that did not wait
+        (a man moved and taken at once, the next move made meanwhile) leave every
+        square explained by the plies they played."""
+        if self.turn.restricted:
+            return None  # a computer's move to carry out: no other plies are accepted
+        emptied, filled = self.emptied, self.filled
+        level = [
+            (self.turn.position.play(m), [m])
+            for m in self.turn.moves
+            if m.origin in emptied and m.destination in filled
+        ]
+        for _ in range(DEEPEST - 1):
+            found: list[list[Move]] = []
+            deeper: list[tuple[Position, list[Move]]] = []
+            for position, run in level:
+                for move in position.legal_moves():
+                    if (
+                        move.origin not in emptied
+                        or move.destination not in filled
+                        or not self._in_order(run[-1], move)
+                    ):
+                        continue
+                    after = position.play(move)
+                    if after.occupied() == board:
+                        found.append([*run, move])
+                    else:
+                        deeper.append((after, [*run, move]))
+            if len(found) > 1:
+                # A piece the next ply took stood where it was taken when the taker
+                # started; a square filled only after that may be the taker touching down.
+                found = [r for r in found if all(map(self._stood_before, r, r[1:]))]
+            if found:
+                return found[0] if len(found) == 1 else None
+            if len(deeper) > WIDEST:
+                return None  # hands everywhere: too many stories to pick one
+            level = deeper
+        return None
 
     def _in_order(self, move: Move, reply: Move) -> bool:
         """Could the hands have played `move`, then `reply`? Each piece came down after
@@ -94,6 +114,15 @@ class StillBoard:
             and self._left_at(reply.origin) <= reply_down
             and move_down <= reply_down + TOGETHER
         )
+
+    def _stood_before(self, move: Move, reply: Move) -> bool:
+        """Was `move`'s piece seen on its destination before `reply`'s piece left its
+        square (after its own piece left its square)?"""
+        started, answered = self._left_at(move.origin), self._left_at(reply.origin) + TOGETHER
+        downs = [t for t, sq, down in self.changes if down and sq == move.destination]
+        if not downs:  # (put down before this turn)
+            return self.placed_at.get(move.destination, answered) <= answered
+        return any(started <= t <= answered for t in downs)
 
     def _left_at(self, square: int) -> float:
         """When the piece moving from `square` left it: before this turn if the square

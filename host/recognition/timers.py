@@ -5,7 +5,7 @@ clock that jumps from deadline to deadline) run the same code. A final board
 commits after SETTLE (HOLD when it is also on the way to another move, GRACE
 when the next player's start fits it as well); a move
 proved by a reply waits until its piece has stayed BRUSH; an unexplained board
-is checked against two plies after SETTLE and guided after GRACE; the position
+is checked against a run of plies after SETTLE and guided after GRACE; the position
 before the last move or the initial one must stay CALM (host/recognition/timing.py).
 
 Mixed into `Recogniser` (host/recognition/recogniser.py), which holds the state it reads.
@@ -47,16 +47,23 @@ class Timers:
             return self.since + GRACE
         return None
 
-    def _three_plies(self, move: Move, touched: frozenset[int]) -> tuple[Move, Move] | None:
-        """A move and its reply played before `move`, when `move`'s final board needs
-        a piece of the next player's held since before its piece left its square (see
-        `TurnEvidence.three_plies`)."""
+    def _held_since_before(self, move: Move, touched: frozenset[int]) -> list[Move] | None:
+        """The plies that explain the board when `move`'s final board needs a piece of
+        the next player's held since before its piece left its square (see
+        `TurnEvidence.plies_explaining`)."""
         started = self.evidence.lifted_at.get(move.origin)
         if started is None or not any(
             self.evidence.lifted_at.get(sq, started) < started for sq in touched
         ):
             return None
-        return self.evidence.three_plies(self._board())
+        return self.evidence.plies_explaining(self._board())
+
+    def _commit_run(self, now: float, run: list[Move], events: list[Event]) -> None:
+        """Commit all the plies of `run` but the last, whose final board then stands
+        in its own turn and settles as usual."""
+        for played in run[:-1]:
+            self._commit(now, played, events, by_reply=True)
+        self._evaluate(now, events)
 
     def _timers(self, now: float, events: list[Event]) -> None:
         deadline = self.next_deadline()
@@ -70,6 +77,11 @@ class Timers:
             return
         if self._two_ply_due is not None:
             self._two_ply_due = None
+            run = self.evidence.plies_explaining(self._board())
+            if run is not None and len(run) > 2:
+                # Every square explained by the plies the hands played without waiting.
+                self._commit_run(now, run, events)
+                return
             pair = self.evidence.two_plies(self._board())
             if pair is not None:
                 # A still board only a move and its reply explain: both were played.
@@ -87,12 +99,11 @@ class Timers:
                 self._correct(now, self.reading.move, events)
             else:
                 touched = self.expected - self._board()  # the opponent's, if any
-                plies = self._three_plies(self.reading.move, touched)
-                if plies is not None:
-                    for played in plies:  # the last move's final board stays: it follows
-                        self._commit(now, played, events, by_reply=True)
-                else:
-                    self._commit(now, self.reading.move, events, acted=touched)
+                run = self._held_since_before(self.reading.move, touched)
+                if run is not None:
+                    self._commit_run(now, run, events)
+                    return
+                self._commit(now, self.reading.move, events, acted=touched)
             self._evaluate(now, events)
         elif kind == "takeback":
             self._undo(now, events)

@@ -86,6 +86,8 @@ class TurnBoards:
         self.position = position
         self.expected = position.occupied()
         self.moves = position.legal_moves() if moves is None else moves
+        #: only some legal moves are accepted (a computer opponent's move to carry out)
+        self.restricted = moves is not None
         allowed = set(self.moves)
         self.paths = [p for p in position.legal_paths() if p in allowed]
         self.previous = previous

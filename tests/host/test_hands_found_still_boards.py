@@ -122,3 +122,47 @@ def test_a_move_committed_in_the_scan_its_piece_left_is_ordered_from_that_lift()
         "W:W:B1,5,6,11,13,16,18,K19",
     ]
     assert not notices(out, "illegal-board")
+
+
+RUSSIAN_RUN = "W:WK5,22,25,29:B7,8,11,K32"
+
+
+def test_a_run_of_four_plies_explains_a_board_two_would_leave_a_king_in_the_air() -> None:
+    # From the mixed family (seed 140646 in Russian, 20 plies, a scan every 1 to 3
+    # ms). White's king 5-23; Black takes it off at once and captures 32x9, touching
+    # down on 27 and 14; White 25-21 (put down, back on 25, down on 21 again); Black
+    # 9-14. Two plies (25-21, 32-14) fit only with White's king held since before
+    # White's 25 was lifted. Four plies explain every square; of the squares where
+    # White's king could have been taken, it stood on 23 when Black's king was lifted
+    # (27 and 14 filled only after: Black's king on its way).
+    events = [
+        {"t": 257, "lift": 5},
+        {"t": 728, "place": 23},
+        {"t": 809, "lift": 23},
+        {"t": 811, "place": 23},
+        {"t": 815, "lift": 23},
+        {"t": 913, "lift": 32},
+        {"t": 1268, "place": 27},
+        {"t": 1308, "lift": 27},
+        {"t": 1401, "place": 14},
+        {"t": 1433, "lift": 14},
+        {"t": 1495, "place": 9},
+        {"t": 1525, "lift": 25},
+        {"t": 2060, "place": 21},
+        {"t": 2064, "lift": 21},
+        {"t": 2066, "place": 21},
+        {"t": 2752, "lift": 21},
+        {"t": 2966, "place": 25},
+        {"t": 3395, "lift": 25},
+        {"t": 3696, "place": 21},
+        {"t": 3699, "lift": 21},
+        {"t": 3701, "place": 21},
+        {"t": 5019, "lift": 9},
+        {"t": 5325, "place": 14},
+        {"t": 5327, "lift": 14},
+        {"t": 5329, "place": 14},
+    ]
+    out = run("russian", events, RUSSIAN_RUN)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("russian", RUSSIAN_RUN, "5-23", "32x9", "25-21", "9-14")
+    assert not notices(out, "illegal-board")
