@@ -20,7 +20,7 @@ from engine import Move
 from host.recognition.events import Event
 from host.recognition.guidance import progress_hint
 from host.recognition.reread import Reopened
-from host.recognition.timing import SETTLE
+from host.recognition.timing import BRUSH, EPS, SETTLE
 from host.recognition.turn_boards import UNKNOWN, Reading
 
 
@@ -172,6 +172,7 @@ class BoardReading:
                 self.crown = None
                 self._crown_lifted = False
         self._reply = None
+        self._reply_due = None
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)
@@ -266,13 +267,20 @@ class BoardReading:
             if underway is not None:
                 move, reply, left = underway
                 if self.evidence.reply_landed(reply, now):
-                    # The next player's piece has landed: the move was surely finished.
-                    self._commit(now, move, events, left=left, by_reply=True)
-                    self._evaluate(now, events)
-                    return
+                    stayed = self.evidence.reply_down_at(reply, now) + BRUSH
+                    if now + EPS >= stayed:
+                        # The next player's piece has landed: the move was surely finished.
+                        self._commit(now, move, events, left=left, by_reply=True)
+                        self._evaluate(now, events)
+                        return
+                    self._reply_due = stayed  # look again once it has stayed
                 side = self.game.position.turn
                 next_player = "B" if side == "W" else "W"
-                if reading.kind == "unknown" or self.tracker.hand_holds(next_player):
+                if (
+                    reading.kind == "unknown"
+                    or self._reply_due is not None
+                    or self.tracker.hand_holds(next_player)
+                ):
                     reading, source = UNKNOWN, "reply"
                     self._reply = (move, left, reply)
         self.reading, self._source = reading, source

@@ -279,6 +279,9 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         )
         #: when an unexplained board is checked against two plies (a move and its reply)
         self._two_ply_due: float | None = None
+        #: when the next player's landed piece will have stayed long enough to prove the
+        #: move underneath it (see `_evaluate`)
+        self._reply_due: float | None = None
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None

@@ -438,3 +438,47 @@ def test_a_square_only_brushed_before_the_next_player_started_is_no_move() -> No
     played = [m["fen"] for m in moves(out)]
     assert played == ["B:WK2,K4,21,25:B13,18", "W:WK2,K4,21,25:B17,18"]
     assert not notices(out, "illegal-board")
+
+
+RUSSIAN_LONG_KING = "W:WK12,K21:B3,5,9,10,11,17,22,23,24,K30,K32"
+
+
+def test_a_reply_landing_proves_the_move_only_once_it_has_stayed() -> None:
+    # From the long-king family (seed 143108 in Russian). White's king captures
+    # 21x13, taking 17, 9, 11, 23 and 24; it rests on 14 (the end of 21x14, taking 17
+    # only) while White takes 9 off, then touches down on 18 for 34 ms. "21x14, and
+    # Black's 9x18 capturing the king" fits those switches for that moment: a reply
+    # landing counts only once it has stayed as long as a brush would not.
+    events = [
+        {"t": 467, "lift": 17},
+        {"t": 586, "lift": 21},
+        {"t": 824, "place": 17},
+        {"t": 858, "lift": 17},
+        {"t": 926, "place": 14},
+        {"t": 1351, "lift": 9},
+        {"t": 1402, "lift": 14},
+        {"t": 1776, "place": 18},
+        {"t": 1810, "lift": 18},
+        {"t": 1895, "place": 27},
+        {"t": 2370, "lift": 23},
+        {"t": 2387, "lift": 27},
+        {"t": 2659, "place": 20},
+        {"t": 3033, "lift": 20},
+        {"t": 3288, "place": 16},
+        {"t": 3339, "lift": 16},
+        {"t": 3441, "place": 2},
+        {"t": 3832, "lift": 2},
+        {"t": 4087, "place": 6},
+        {"t": 4104, "lift": 6},
+        {"t": 4155, "place": 9},
+        {"t": 4223, "lift": 9},
+        {"t": 4291, "place": 13},
+        {"t": 4783, "lift": 24},
+        {"t": 5344, "lift": 11},
+        {"t": 6788, "lift": 30},
+        {"t": 7162, "place": 25},
+    ]
+    out = run("russian", events, RUSSIAN_LONG_KING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == ["B:WK12,K13:B3,5,10,22,K30,K32", "W:WK12,K13:B3,5,10,22,K25,K32"]
+    assert not notices(out, "illegal-board")
