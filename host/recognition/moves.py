@@ -53,7 +53,9 @@ class GameChanges:
                 if (p := before.piece_at(sq)) is not None and p.color != side
             )
             taken = move.captures - self.sensed
-            self._reopened = Reopened(turn_before, move, lingering_before, theirs, taken)
+            self._reopened = Reopened(
+                turn_before, move, lingering_before, theirs, taken, standing=self.sensed
+            )
         events.append(Event("move", now, self._move_data(text, side, move)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
@@ -79,7 +81,9 @@ class GameChanges:
         self.outcome = None
         self._new_turn()
         taken = move.captures - self.sensed
-        self._reopened = Reopened(reopened.turn, move, reopened.lingering, reopened.acted, taken)
+        self._reopened = Reopened(
+            reopened.turn, move, reopened.lingering, reopened.acted, taken, reopened.standing
+        )
         data = self._move_data(text, side, move)
         data["was"] = was
         data["fen_before"] = before.fen()

@@ -144,6 +144,8 @@ class BoardReading:
         if (again.origin, again.destination) != (move.origin, move.destination):
             return False
         more = again.captures - move.captures
+        if self.turn.expected - self._board() - more - open_move.acted:
+            return False  # another of their pieces lifted: those were captured pieces
         return bool(more) and more <= {m.origin for m in self.turn.moves}
 
     @staticmethod

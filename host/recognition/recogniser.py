@@ -3,7 +3,7 @@
 It follows a game through the boards hands produce and commits a move only on
 proof that it was carried out (DESIGN.md section 2, docs/play.md):
 
-- its final board stayed still (timing.py: 0.25 s, or 0.55 s when the same
+- its final board stayed still (timing.py: 0.25 s, or 0.65 s when the same
   board is also on the way to another move);
 - or its piece stands on its destination and the next player has just started
   (lifted one of their own pieces, or taken off a piece they capture): a fast

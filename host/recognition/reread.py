@@ -31,6 +31,19 @@ class Reopened:
     #: squares, and another result of it would need that captured piece standing)
     taken: frozenset[int] = frozenset()
 
+    #: the squares occupied when it was committed
+    standing: frozenset[int] = frozenset()
+
+    def _touched_since(self, sensed: frozenset[int]) -> frozenset[int]:
+        """The next player's pieces lifted since the move counted that no capture of
+        this turn takes."""
+        position = self.turn.position
+        return frozenset(
+            sq
+            for sq in self.standing - sensed - self.turn.capturable
+            if (piece := position.piece_at(sq)) is not None and piece.color != position.turn
+        )
+
     @property
     def mover(self) -> str:
         return self.turn.position.turn
@@ -42,6 +55,13 @@ class Reopened:
         if board & self.taken:
             return None  # a captured piece put back (or another piece there): not this move
         reading = self.turn.read(board)
+        touched = self._touched_since(sensed)
+        if reading.kind == "unknown" and touched:
+            # The next player touching one of their pieces while it goes on (one no
+            # capture takes, standing when the move counted): not part of this move.
+            again = self.turn.read(board | touched)
+            if again.kind == "final":
+                reading = again
         origin = self.move.origin
         if reading.kind == "final" and reading.move is not None:
             if reading.move != self.move and reading.move.origin == origin:
@@ -73,4 +93,19 @@ class Reopened:
         move) is the mover's doing: a king sliding back along its diagonal passes its
         own square; left there, it is a takeback, carried on, the move is read again."""
         back_home = (sensed - self.lingering) | self.acted == self.turn.expected
-        return board == expected - self.acted or back_home
+        return board == expected - self.acted or back_home or self._more_taken(board, expected)
+
+    def _more_taken(self, board: frozenset[int], expected: frozenset[int]) -> bool:
+        """Are the only pieces off since (besides those already lifted) ones a longer
+        capture by the same piece, to the same square, would also take? Taking them off
+        may be the capture going on, as much as the next player starting."""
+        off = expected - self.acted - board
+        if not off or board - expected:
+            return False
+        ends = (self.move.origin, self.move.destination)
+        more = frozenset().union(*(
+            m.captures - self.move.captures
+            for m in self.turn.moves
+            if (m.origin, m.destination) == ends and m.captures > self.move.captures
+        ))
+        return off <= more

@@ -11,8 +11,10 @@ from __future__ import annotations
 #: a final board must stay this long to be committed (a board under 200 ms is a transient)
 SETTLE = 0.25
 #: a final board that is also on the way to another move (a touch-down of a longer
-#: capture, captured pieces still to come off) waits this long instead (< 0.6 s)
-HOLD = 0.55
+#: capture, captured pieces still to come off) waits this long instead: longer than the
+#: 0.6 s a hand at a normal pace takes between two captured pieces (slower removals may
+#: commit the shorter capture first, and the next piece taken off reads it again)
+HOLD = 0.65
 #: taking back and starting a new game from the board need a calmer board
 CALM = 0.5
 #: an unrecognised board is left alone this long before guidance starts

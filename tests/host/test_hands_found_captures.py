@@ -224,3 +224,49 @@ def test_a_king_that_came_down_twice_on_its_end_square_went_on_there() -> None:
     out = run("russian", events, RUSSIAN_KING_HOME)
     played = [m["fen"] for m in moves(out)]
     assert played == fens("russian", RUSSIAN_KING_HOME, "h2xb8", "a7-c5")
+
+
+RUSSIAN_CHOICE = "W:W6,9,K17:BK8,14,16,20,22,24,K29,K30"
+# From the long-king family (seed 141059 in Russian, a scan every 1 to 3 ms). White's
+# king captures 17x28 taking 24, 14, 16 and 8 (Russian: any route, so 17x28 taking
+# only 24 and 14 is legal too); 16 comes off 582 ms after 14. Then Black's 30-26.
+RUSSIAN_CHOICE_EVENTS = [
+    {"t": 571, "lift": 17},
+    {"t": 1033, "place": 7},
+    {"t": 1077, "lift": 7},
+    {"t": 1135, "lift": 24},
+    {"t": 1552, "place": 24},
+    {"t": 1591, "lift": 24},
+    {"t": 1636, "place": 28},
+    {"t": 1819, "lift": 14},
+    {"t": 2401, "lift": 16},
+    {"t": 2928, "lift": 8},
+    {"t": 3917, "lift": 30},
+    {"t": 4278, "place": 26},
+]
+
+
+def test_captured_pieces_at_a_normal_pace_never_commit_the_shorter_capture() -> None:
+    # A hand takes up to 0.6 s between captured pieces: the shorter capture's board on
+    # the way holds longer than that, so only the capture played is announced.
+    out = run("russian", RUSSIAN_CHOICE_EVENTS, RUSSIAN_CHOICE)
+    played = [m["fen"] for m in moves(out)]
+    assert played == ["B:W6,9,K28:B20,22,K29,K30", "W:W6,9,K28:B20,22,K26,K29"]
+    assert not [r for r in out if "move-corrected" in r]
+    assert not notices(out, "illegal-board")
+
+
+def test_a_slow_removal_after_the_shorter_capture_counted_is_read_again() -> None:
+    # The same hands, a second slower after 14: the shorter capture counts. Taking 16
+    # off keeps it open (one more captured piece, or Black starting); 8 off is the
+    # longer capture or Black's start, so the board waits; Black lifting 30 (which no
+    # capture takes) shows 16 and 8 were captured pieces: read again at once, and
+    # Black's 30-26 follows.
+    events = [dict(e, t=e["t"] + (1000 if e["t"] > 2000 else 0)) for e in RUSSIAN_CHOICE_EVENTS]
+    out = run("russian", events, RUSSIAN_CHOICE)
+    assert moves(out)[0]["fen"] == "B:W6,9,K28:BK8,16,20,22,K29,K30"  # 24 and 14 only
+    corrected = [r for r in out if "move-corrected" in r]
+    assert [r["fen"] for r in corrected] == ["B:W6,9,K28:B20,22,K29,K30"]
+    assert 4917 <= corrected[0]["t"] < 4917 + 3000  # after 30's lift, not GRACE later
+    assert moves(out)[-1]["fen"] == "W:W6,9,K28:B20,22,K26,K29"
+    assert not notices(out, "illegal-board")

@@ -72,7 +72,7 @@ def test_a_king_carried_back_across_its_own_square_is_read_again() -> None:
 
 def test_a_king_capture_crossing_its_own_square_after_a_pause_is_read_again() -> None:
     # Pool, a flying king's long capture: it rests on 21 with six pieces off (a legal
-    # end, committed after 0.55 s), then goes on through 30, its own square 23 and 9 to
+    # end, committed after 0.65 s), then goes on through 30, its own square 23 and 9 to
     # 2 and takes off 6. Touching down on its own square mid-capture does not close the
     # move: it is read again as the whole capture (found by make soak, goes-on).
     fen = "W:WK23:B5,K6,8,10,11,16,18,25,K26,K31"
