@@ -62,6 +62,19 @@ class TurnEvidence(StillBoard, MoveFinished):
         self.in_hand: tuple[list[Move], float | None] | None = None
         self._after: dict[Move, TurnBoards] = {}
         self._after_replies: dict[tuple[Move, Move], TurnBoards] = {}
+        self._landed_before_the_turn()
+
+    def _landed_before_the_turn(self) -> None:
+        """Moves of this turn whose piece already left its square and came down on its
+        destination before the turn began: blitz, the player landing while the last
+        move still waited to count. Their piece was seen there as much as if it had
+        landed now (the next player's start may prove them)."""
+        for move in self.turn.moves:
+            if move.origin not in self.emptied or move.destination not in self.filled:
+                continue
+            left, down = self.lifted_at.get(move.origin), self.placed_at.get(move.destination)
+            if left is not None and down is not None and left <= down:
+                self.reached.setdefault(move, down)
 
     # -- recording ---------------------------------------------------------------------
 

@@ -482,3 +482,51 @@ def test_a_reply_landing_proves_the_move_only_once_it_has_stayed() -> None:
     played = [m["fen"] for m in moves(out)]
     assert played == ["B:WK12,K13:B3,5,10,22,K30,K32", "W:WK12,K13:B3,5,10,22,K25,K32"]
     assert not notices(out, "illegal-board")
+
+
+INTERNATIONAL_BLITZ = (
+    "W:W16,22,27,33,34,40,43,44,45,47,48,49,50:B1,2,4,5,6,7,8,9,10,11,12,15,19,24,35"
+)
+
+
+def test_a_move_landed_before_the_last_one_counted_is_answered_in_its_turn() -> None:
+    # From the blitz family (seed 153026 in International). Black lifts 11 in the scan
+    # White's 34-29 lands; White takes 24 off for 29x20 before Black's man lands on 17,
+    # and 34-29 counts only then (once its piece has stayed 0.2 s). Black's 11-17 had
+    # landed before its turn began: White's capture landing on 20 answers it. Every
+    # ply after that starts before the one before has settled.
+    events = [
+        {"t": 617, "lift": 34},
+        {"t": 888, "lift": 11},
+        {"t": 888, "place": 29},
+        {"t": 1068, "lift": 24},
+        {"t": 1079, "place": 17},
+        {"t": 1113, "lift": 29},
+        {"t": 1350, "place": 20},
+        {"t": 1440, "lift": 17},
+        {"t": 1902, "place": 28},
+        {"t": 2195, "lift": 28},
+        {"t": 2409, "place": 39},
+        {"t": 2454, "lift": 22},
+        {"t": 2623, "lift": 33},
+        {"t": 2781, "lift": 43},
+        {"t": 2995, "place": 34},
+        {"t": 3108, "lift": 39},
+        {"t": 3142, "lift": 15},
+        {"t": 3503, "place": 24},
+        {"t": 3627, "lift": 20},
+        {"t": 3627, "lift": 49},
+        {"t": 3908, "place": 43},
+        {"t": 3987, "lift": 12},
+        {"t": 4359, "place": 18},
+        {"t": 4461, "lift": 47},
+        {"t": 4833, "place": 42},
+        {"t": 4844, "lift": 7},
+        {"t": 5035, "place": 12},
+    ]
+    out = run("international", events, INTERNATIONAL_BLITZ)
+    played = [m["move"] for m in moves(out)]
+    assert played == [
+        "34-29", "11-17", "29x20", "17x39", "43x34", "15x24", "49-43", "12-18", "47-42", "7-12"
+    ]
+    assert not notices(out, "illegal-board")
