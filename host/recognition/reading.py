@@ -287,7 +287,7 @@ class BoardReading:
                     self._reply = (move, left, reply)
         self.reading, self._source = reading, source
         if source == "turn":
-            self.evidence.note(seen if two_fit else reading, now)
+            self.evidence.note(seen if two_fit else reading, now, touched)
         unexplained = reading.kind == "unknown" or (touched and not reading.landed())
         self._two_ply_due = (
             self.since + SETTLE

@@ -88,10 +88,13 @@ class TurnEvidence(StillBoard, MoveFinished):
         for square in placed:
             self.placed_at[square] = now
 
-    def note(self, reading: Reading, now: float) -> None:
-        """The board as read in this turn (not as a move going on or a reply)."""
-        if reading.kind == "expected":
-            self.reached.clear()  # back as it was: whatever landed went back
+    def note(self, reading: Reading, now: float, touched: frozenset[int] = frozenset()) -> None:
+        """The board as read in this turn (not as a move going on or a reply), with
+        the next player's pieces `touched` (lifted) if so read."""
+        if reading.kind == "expected" and not touched:
+            # Back as it was: whatever landed went back. (With a piece of the next
+            # player's off, a square refilled may be their capturer touching down.)
+            self.reached.clear()
         for move in reading.landed():
             # (a king capture back on its own square only if the king ever left it)
             if move.origin != move.destination or move.origin in self.emptied:

@@ -530,3 +530,48 @@ def test_a_move_landed_before_the_last_one_counted_is_answered_in_its_turn() -> 
         "34-29", "11-17", "29x20", "17x39", "43x34", "15x24", "49-43", "12-18", "47-42", "7-12"
     ]
     assert not notices(out, "illegal-board")
+
+
+SPANISH_CLUB = "W:W1,2,4,5,7,8,9,19:BK3,15,24,25,26,28,29,30,31,32"
+
+
+def test_a_capturer_touching_down_on_the_movers_square_is_no_move_taken_back() -> None:
+    # From the blitz family (seed 152085 in Spanish, touch-move on, a scan every 1 to 3
+    # ms). White 7-12; Black takes the man off 81 ms after it lands, lifts the king
+    # from 3 and touches down on 7 (the square White left) before landing 3x16. With
+    # Black's king lifted, the board showing 7 filled is "White's man back home" only
+    # if that piece is White's: the king's landing on 16 still answers 7-12. White
+    # 4-7, Black's king 16x3 and White's next start follow, each before the last has
+    # settled.
+    events = [
+        {"t": 466, "lift": 7},
+        {"t": 658, "place": 12},
+        {"t": 739, "lift": 12},
+        {"t": 774, "lift": 3},
+        {"t": 777, "place": 3},
+        {"t": 779, "lift": 3},
+        {"t": 1205, "place": 7},
+        {"t": 1271, "lift": 7},
+        {"t": 1351, "place": 16},
+        {"t": 1473, "lift": 4},
+        {"t": 1684, "place": 7},
+        {"t": 1689, "lift": 7},
+        {"t": 1691, "place": 7},
+        {"t": 1765, "lift": 16},
+        {"t": 2267, "place": 3},
+        {"t": 2269, "lift": 3},
+        {"t": 2274, "place": 3},
+        {"t": 2409, "lift": 5},
+        {"t": 2409, "lift": 7},
+        {"t": 2411, "place": 7},
+        {"t": 2415, "lift": 7},
+    ]
+    out = run("spanish", events, SPANISH_CLUB, touch_move=True)
+    played = [m["fen"] for m in moves(out)]
+    assert played == [
+        "B:W1,2,4,5,8,9,12,19:BK3,15,24,25,26,28,29,30,31,32",
+        "W:W1,2,4,5,8,9,19:B15,K16,24,25,26,28,29,30,31,32",
+        "B:W1,2,5,7,8,9,19:B15,K16,24,25,26,28,29,30,31,32",
+        "W:W1,2,5,8,9,19:BK3,15,24,25,26,28,29,30,31,32",
+    ]
+    assert not notices(out, "illegal-board")
