@@ -198,7 +198,14 @@ class PieceTracker:
     def contradicts(self, reading: Reading, position: Position) -> bool:
         """Does `reading` (of a turn from `position`) put a piece of one colour where a
         piece of the other colour was surely put down? (A move's landing square holds
-        the piece from its origin.)"""
+        the piece from its origin.) Or read a captured piece as not taken off yet where
+        that piece cannot be standing (another piece was put down on its square: the
+        next player's king landing where a captured man stood)?"""
+        for p in reading.found:
+            for square in p.move.captures - p.removed:
+                original, seen = position.piece_at(square), self.pieces_at(square)
+                if original is not None and seen and None not in seen and original not in seen:
+                    return True
         landings: dict[int, int] = {}
         if reading.kind == "final" and reading.move is not None:
             landings[reading.move.destination] = reading.move.origin

@@ -270,3 +270,44 @@ def test_a_slow_removal_after_the_shorter_capture_counted_is_read_again() -> Non
     assert 4917 <= corrected[0]["t"] < 4917 + 3000  # after 30's lift, not GRACE later
     assert moves(out)[-1]["fen"] == "W:W6,9,K28:B20,22,K26,K29"
     assert not notices(out, "illegal-board")
+
+
+SPANISH_KING_HOME = "B:W1,5,6,7,13,17,K31:BK4"
+
+
+def test_a_king_landing_where_a_captured_man_stood_is_not_that_man_put_back() -> None:
+    # From the mixed family (seed 160003 in Spanish, 20 plies, a scan every 1 to 3 ms).
+    # Black's king captures 4x24 (taking 5, 6, 7 and 13) but takes off only 13 and 7.
+    # White's king, lifted from 31, touches 22 for 88 ms and comes down on 13, where
+    # the captured man stood. The switches say "the man on 13 not taken off yet" as
+    # well; the piece put down there was White's king, which only 31-13 explains.
+    events = [
+        {"t": 412, "lift": 4},
+        {"t": 738, "place": 18},
+        {"t": 1076, "lift": 18},
+        {"t": 1079, "place": 18},
+        {"t": 1085, "lift": 18},
+        {"t": 1408, "place": 9},
+        {"t": 1975, "lift": 9},
+        {"t": 2275, "place": 2},
+        {"t": 2507, "lift": 2},
+        {"t": 2894, "place": 20},
+        {"t": 2962, "lift": 20},
+        {"t": 3009, "place": 24},
+        {"t": 3356, "lift": 13},
+        {"t": 3870, "lift": 7},
+        {"t": 5694, "lift": 31},
+        {"t": 7166, "place": 22},
+        {"t": 7254, "lift": 22},
+        {"t": 7351, "place": 13},
+        {"t": 9073, "lift": 24},
+        {"t": 9076, "place": 24},
+        {"t": 9079, "lift": 24},
+        {"t": 9634, "place": 15},
+        {"t": 9701, "lift": 15},
+        {"t": 9740, "place": 11},
+    ]
+    out = run("spanish", events, SPANISH_KING_HOME)
+    played = [m["fen"] for m in moves(out)]
+    assert played == fens("spanish", SPANISH_KING_HOME, "4x24", "31-13", "24-11")
+    assert not notices(out, "illegal-board")
