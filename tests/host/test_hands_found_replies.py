@@ -575,3 +575,82 @@ def test_a_capturer_touching_down_on_the_movers_square_is_no_move_taken_back() -
         "W:W1,2,5,8,9,19:BK3,15,24,25,26,28,29,30,31,32",
     ]
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_BLITZ = "W:W19,21,22,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,17"
+
+
+def test_a_reply_on_top_of_a_mans_move_proves_it_at_once() -> None:
+    # From the blitz family (seed 163148 in Brazilian). Black 11-15; White takes the
+    # man off 74 ms after it lands and captures 19x10; Black takes White's man off 10
+    # 86 ms after that and captures 6x15. Only a king travels on after touching down,
+    # so a landing on top of a man's move proves it at once, however soon the next
+    # player takes the landed piece off: each ply is read as it lands.
+    events = [
+        {"t": 627, "lift": 21},
+        {"t": 946, "place": 14},
+        {"t": 1032, "lift": 17},
+        {"t": 1167, "lift": 10},
+        {"t": 1425, "place": 17},
+        {"t": 1548, "lift": 14},
+        {"t": 1560, "lift": 17},
+        {"t": 1757, "lift": 22},
+        {"t": 2187, "place": 13},
+        {"t": 2322, "lift": 11},
+        {"t": 2531, "place": 15},
+        {"t": 2605, "lift": 15},
+        {"t": 2666, "lift": 19},
+        {"t": 2899, "place": 15},
+        {"t": 2973, "lift": 15},
+        {"t": 3035, "place": 10},
+        {"t": 3121, "lift": 10},
+        {"t": 3207, "lift": 6},
+        {"t": 3636, "place": 15},
+        {"t": 3673, "lift": 23},
+    ]
+    out = run("brazilian", events, BRAZILIAN_BLITZ)
+    assert [m["move"] for m in moves(out)] == [
+        "a3xc5", "d6xb4", "c3xa5", "f6-e5", "f4xd6", "c7xe5"
+    ]
+    assert [m["t"] for m in moves(out)][3:5] == [3035, 3636]  # at the landings
+    assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_LANDINGS = "W:W21,24,26,27,28,29,30,31,32:B1,2,3,4,7,8,11,12,14"
+
+
+def test_plies_landing_within_a_brush_of_each_other_are_all_read() -> None:
+    # From the blitz family (seed 163058 in Brazilian). Each ply starts before the one
+    # before has settled, and White's 31-27 and Black's 14-17 land 193 ms apart.
+    events = [
+        {"t": 452, "lift": 27},
+        {"t": 839, "place": 23},
+        {"t": 918, "lift": 11},
+        {"t": 1316, "place": 16},
+        {"t": 1316, "lift": 24},
+        {"t": 1759, "place": 20},
+        {"t": 1873, "lift": 1},
+        {"t": 2134, "place": 6},
+        {"t": 2146, "lift": 20},
+        {"t": 2612, "place": 11},
+        {"t": 2714, "lift": 11},
+        {"t": 2714, "lift": 16},
+        {"t": 2907, "lift": 8},
+        {"t": 3351, "place": 11},
+        {"t": 3396, "lift": 11},
+        {"t": 3441, "place": 15},
+        {"t": 3589, "lift": 31},
+        {"t": 3805, "lift": 14},
+        {"t": 3805, "place": 27},
+        {"t": 3998, "place": 17},
+        {"t": 4135, "lift": 21},
+        {"t": 4408, "place": 14},
+        {"t": 4476, "lift": 17},
+        {"t": 4624, "lift": 12},
+        {"t": 4783, "place": 16},
+    ]
+    out = run("brazilian", events, BRAZILIAN_LANDINGS)
+    assert [m["move"] for m in moves(out)] == [
+        "f2-e3", "f6-g5", "g3-h4", "b8-c7", "h4xf6", "g7xe5", "e1-f2", "c5-b4", "a3xc5", "h6-g5"
+    ]
+    assert not notices(out, "illegal-board")
