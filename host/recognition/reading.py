@@ -312,7 +312,12 @@ class BoardReading:
         self.reading, self._source = reading, source
         if source == "turn":
             self.evidence.note(seen if two_fit else reading, now, touched)
-        unexplained = reading.kind == "unknown" or (touched and not reading.landed())
+        # (A capture still "underway" with the next player's piece in the air may be
+        # finished, that piece landing where a captured piece stood: a still board
+        # decides, as for an unexplained one.)
+        unexplained = reading.kind == "unknown" or (
+            bool(touched) and (not reading.landed() or reading.kind == "progress")
+        )
         self._two_ply_due = (
             self.since + SETTLE
             if unexplained and source != "reread" and self.evidence.filled and not self.outcome

@@ -48,6 +48,7 @@ class StillBoard:
                 and reply.destination in self.filled
                 and self._in_order(move, reply)
                 and not self._went_on_elsewhere(move, [reply])
+                and not self._left_before_the_reply(move, reply, board)
             ):
                 found.append((move, left, reply))
         if len(found) > 1:
@@ -114,6 +115,16 @@ class StillBoard:
             and self._left_at(reply.origin) <= reply_down
             and move_down <= reply_down + TOGETHER
         )
+
+    def _left_before_the_reply(self, move: Move, reply: Move, board: frozenset[int]) -> bool:
+        """Is `move`'s piece off its destination again, lifted before the reply's piece
+        was? Its next move cannot start before the reply did: it was still travelling
+        (a king touching down on its way). Unless the reply takes it (a captured piece
+        is often taken off before the capturer is lifted)."""
+        if move.destination in board or move.destination in reply.captures:
+            return False
+        again = self.lifted_at.get(move.destination)
+        return again is not None and again < self._left_at(reply.origin) - TOGETHER
 
     def _stood_before(self, move: Move, reply: Move) -> bool:
         """Was `move`'s piece seen on its destination before `reply`'s piece left its

@@ -166,3 +166,71 @@ def test_a_run_of_four_plies_explains_a_board_two_would_leave_a_king_in_the_air(
     played = [m["fen"] for m in moves(out)]
     assert played == fens("russian", RUSSIAN_RUN, "5-23", "32x9", "25-21", "9-14")
     assert not notices(out, "illegal-board")
+
+
+BRAZILIAN_KING_ON = "W:W24,25,27,29,30:B1,4,5,9,11,K31"
+
+
+def test_two_plies_never_have_the_movers_piece_leave_before_the_reply_began() -> None:
+    # From the mixed family (seed 170932 in Brazilian, 20 plies, a scan every 1 to 3
+    # ms). Black's king 10-21 touches 14 for 59 ms on the way; White lifts 25 6 ms
+    # before the king lands on 21. "10-14, then 25-21, with Black's king lifted off 14
+    # for the next move" would have that next move start before White's reply did:
+    # the king was still travelling. It is 10-21, and White's 25-22 lands after.
+    events = [
+        {"t": 422, "lift": 24},
+        {"t": 1167, "place": 19},
+        {"t": 1745, "lift": 19},
+        {"t": 1924, "place": 24},
+        {"t": 2375, "lift": 24},
+        {"t": 2621, "place": 19},
+        {"t": 3909, "lift": 31},
+        {"t": 4747, "place": 15},
+        {"t": 4823, "lift": 15},
+        {"t": 4906, "place": 10},
+        {"t": 5727, "lift": 30},
+        {"t": 6134, "place": 26},
+        {"t": 6137, "lift": 26},
+        {"t": 6140, "place": 26},
+        {"t": 7541, "lift": 10},
+        {"t": 7978, "place": 14},
+        {"t": 8037, "lift": 14},
+        {"t": 8122, "lift": 25},
+        {"t": 8128, "place": 21},
+        {"t": 9087, "lift": 27},
+        {"t": 9154, "place": 22},
+    ]
+    out = run("brazilian", events, BRAZILIAN_KING_ON)
+    assert [m["move"] for m in moves(out)] == ["g3-f4", "e1xd6", "c1-d2", "d6-a3", "b2-c3"]
+    assert not notices(out, "illegal-board")
+
+
+SPANISH_PUT_ON_TAKEN = "B:W1,13,15,18:B10,21,23,25,29"
+
+
+def test_a_piece_landing_where_a_captured_piece_stood_is_read_on_a_still_board() -> None:
+    # From the mixed family (seed 170110 in Spanish, 20 plies, a scan every 1 to 3 ms).
+    # Black 21x14 takes 18 off; White's hand knocks Black's 10 lifting 13, puts 10
+    # back a second later and lands 13-18, where the captured man stood. "The capture
+    # still underway, 18 not taken off, White holding 13" and "21x14, 13-18" fit the
+    # switches; the board standing still is the two plies.
+    events = [
+        {"t": 279, "lift": 21},
+        {"t": 508, "place": 14},
+        {"t": 624, "lift": 18},
+        {"t": 670, "lift": 10},
+        {"t": 672, "place": 10},
+        {"t": 672, "lift": 13},
+        {"t": 676, "lift": 10},
+        {"t": 676, "place": 13},
+        {"t": 678, "lift": 13},
+        {"t": 1779, "place": 10},
+        {"t": 1781, "lift": 10},
+        {"t": 1783, "place": 10},
+        {"t": 1947, "place": 18},
+    ]
+    out = run("spanish", events, SPANISH_PUT_ON_TAKEN)
+    assert [m["fen"] for m in moves(out)] == fens(
+        "spanish", SPANISH_PUT_ON_TAKEN, "21x14", "13-18"
+    )
+    assert not notices(out, "illegal-board")
