@@ -82,6 +82,7 @@ class StillBoard:
                         move.origin not in emptied
                         or move.destination not in filled
                         or not self._in_order(run[-1], move)
+                        or self._took_before_it_landed(run[-1], move)
                     ):
                         continue
                     after = position.play(move)
@@ -125,6 +126,19 @@ class StillBoard:
             return False
         again = self.lifted_at.get(move.destination)
         return again is not None and again < self._left_at(reply.origin) - TOGETHER
+
+    def _took_before_it_landed(self, move: Move, reply: Move) -> bool:
+        """Does `reply` capture `move`'s piece with a piece lifted before that piece came
+        down? Nobody starts taking a piece that is not there yet: the piece that came
+        down was the taker on its way (a king touching down), not `move`'s."""
+        if move.destination not in reply.captures:
+            return False
+        started = self._left_at(move.origin)
+        downs = [
+            t for t, sq, down in self.changes if down and sq == move.destination and t >= started
+        ]
+        landed = downs[0] if downs else self.placed_at.get(move.destination)
+        return landed is not None and self._left_at(reply.origin) < landed - TOGETHER
 
     def _stood_before(self, move: Move, reply: Move) -> bool:
         """Was `move`'s piece seen on its destination before `reply`'s piece left its

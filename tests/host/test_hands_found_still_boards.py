@@ -234,3 +234,28 @@ def test_a_piece_landing_where_a_captured_piece_stood_is_read_on_a_still_board()
         "spanish", SPANISH_PUT_ON_TAKEN, "21x14", "13-18"
     )
     assert not notices(out, "illegal-board")
+
+
+SPANISH_TOUCHED = "B:W1,3,4,13,17,K20:B19,22,K24,25"
+
+
+def test_no_run_of_plies_takes_a_piece_before_it_came_down() -> None:
+    # From the opponent-touch family (seed 183014 in Spanish). Black's king captures
+    # 24x2 (20 taken off first), touching down on 11 and 6; White lifts 3 while the
+    # king is in the air and puts it back later. "24x11, White's 3-6, then 11x2
+    # taking it" explains every square, but Black's king left 11 before anything
+    # came down on 6: it was the king on its way. The capture counts once 3 is back.
+    events = [
+        {"t": 236, "lift": 20},
+        {"t": 519, "lift": 24},
+        {"t": 684, "lift": 3},
+        {"t": 778, "place": 11},
+        {"t": 872, "lift": 11},
+        {"t": 931, "place": 6},
+        {"t": 1002, "lift": 6},
+        {"t": 1061, "place": 2},
+        {"t": 1768, "place": 3},
+    ]
+    out = run("spanish", events, SPANISH_TOUCHED)
+    assert [m["fen"] for m in moves(out)] == fens("spanish", SPANISH_TOUCHED, "24x2")
+    assert not notices(out, "illegal-board")
