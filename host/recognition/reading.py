@@ -67,6 +67,12 @@ class BoardReading:
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
 
+    def _refilled_capture(self, reading: Reading) -> bool:
+        """Does `reading` have a captured piece still standing on a square that was
+        emptied and filled again this turn?"""
+        again = self.evidence.emptied & self.evidence.filled
+        return any((p.move.captures - p.removed) & again for p in reading.found)
+
     def _by_a_king(self, move: Move) -> bool:
         """Is `move` a king's? Only a king's landing may be mistaken for the next
         player's: it travels on and touches down where their piece could land. A reply
@@ -312,11 +318,12 @@ class BoardReading:
         self.reading, self._source = reading, source
         if source == "turn":
             self.evidence.note(seen if two_fit else reading, now, touched)
-        # (A capture still "underway" with the next player's piece in the air may be
-        # finished, that piece landing where a captured piece stood: a still board
-        # decides, as for an unexplained one.)
+        # (A capture still "underway" because a captured piece's square, emptied this
+        # turn, is filled again while the next player's piece is in the air may be
+        # finished, that piece landing there: a still board decides, as for an
+        # unexplained one.)
         unexplained = reading.kind == "unknown" or (
-            bool(touched) and (not reading.landed() or reading.kind == "progress")
+            bool(touched) and (not reading.landed() or self._refilled_capture(reading))
         )
         self._two_ply_due = (
             self.since + SETTLE

@@ -259,3 +259,62 @@ def test_no_run_of_plies_takes_a_piece_before_it_came_down() -> None:
     out = run("spanish", events, SPANISH_TOUCHED)
     assert [m["fen"] for m in moves(out)] == fens("spanish", SPANISH_TOUCHED, "24x2")
     assert not notices(out, "illegal-board")
+
+
+SPANISH_TOUCH_ON_CAPTURE = "W:W2,4,5,8,9,16,K31:B17,22,25,32"
+
+
+def test_a_capture_underway_with_an_opponents_touch_waits_for_its_pieces() -> None:
+    # From the opponent-touch family (seed 193050 in Spanish). White's king captures
+    # 31x13 (touching 27 and 18, 22 taken off last) while Black holds the man from 17,
+    # put back after. Nothing was put down on a captured piece's square: the capture
+    # is simply underway, and no still-board reading of two plies is tried on it.
+    events = [
+        {"t": 240, "lift": 31},
+        {"t": 631, "lift": 17},
+        {"t": 696, "place": 27},
+        {"t": 761, "lift": 27},
+        {"t": 852, "place": 18},
+        {"t": 904, "lift": 18},
+        {"t": 956, "place": 13},
+        {"t": 1412, "lift": 22},
+        {"t": 2141, "place": 17},
+    ]
+    out = run("spanish", events, SPANISH_TOUCH_ON_CAPTURE)
+    assert [m["fen"] for m in moves(out)] == fens("spanish", SPANISH_TOUCH_ON_CAPTURE, "31x13")
+    assert not notices(out, "illegal-board")
+
+
+RUSSIAN_PUT_BACK = "W:WK1,22,23,25,28,30:B5,7,9,15,20,21"
+
+
+def test_a_touched_piece_put_back_is_no_landing_on_a_captured_square() -> None:
+    # From the mixed family (seed 190251 in Russian, 20 plies, a scan every 1 to 3 ms).
+    # White's king captures 1x24 taking 15 (touching 6 and 19) while Black lifts 20
+    # and puts it back; then Black's man from 20 takes White's king and 23 (landing on
+    # 18). 20 put back is a touch, not a piece landing where a captured piece stood.
+    events = [
+        {"t": 413, "lift": 1},
+        {"t": 929, "lift": 20},
+        {"t": 990, "place": 6},
+        {"t": 1062, "lift": 6},
+        {"t": 1153, "place": 19},
+        {"t": 1232, "lift": 19},
+        {"t": 1280, "place": 24},
+        {"t": 1774, "lift": 15},
+        {"t": 1844, "place": 20},
+        {"t": 2563, "lift": 20},
+        {"t": 3025, "lift": 23},
+        {"t": 3028, "place": 23},
+        {"t": 3029, "lift": 23},
+        {"t": 3211, "place": 23},
+        {"t": 3248, "lift": 23},
+        {"t": 3298, "place": 18},
+        {"t": 3302, "lift": 18},
+        {"t": 3305, "place": 18},
+        {"t": 3784, "lift": 24},
+    ]
+    out = run("russian", events, RUSSIAN_PUT_BACK)
+    played = [m["fen"] for m in moves(out)]
+    assert played == ["B:W22,23,K24,25,28,30:B5,7,9,20,21", "W:W22,25,28,30:B5,7,9,18,21"]
+    assert not notices(out, "illegal-board")
