@@ -12,6 +12,7 @@ Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 from __future__ import annotations
 
 from engine import Move
+from host.recognition.hand_paths import trajectory
 from host.recognition.timing import BRUSH, SLIDE, TOGETHER
 from host.recognition.turn_boards import Reading
 
@@ -49,6 +50,28 @@ class MoveFinished:
             return found
         latest = max(t for t, _ in before)
         return [item for t, item in before if t == latest]
+
+    def _off_the_replys_way(
+        self, found: list[tuple[Move, Reading, frozenset[int]]]
+    ) -> list[tuple[Move, Reading, frozenset[int]]]:
+        """Drop the stops the reply's piece may have made itself (see
+        `_on_the_replys_way`); all of them if none is left."""
+        kept = [
+            item
+            for item in found
+            if not self._on_the_replys_way(item[0], _replies_of(item[1]), self.reached[item[0]])
+        ]
+        return kept or found
+
+    def _on_the_replys_way(self, move: Move, replies: list[Move], seen: float) -> bool:
+        """Was `move`'s piece seen on its destination (at `seen`) only after the reply's
+        piece was lifted, on a square that piece passes on its way (not where it
+        lands)? Then it was the reply's capturer touching down, not the mover's piece
+        stopping there."""
+        if seen <= self._first_lifted(replies, missing=float("inf")) + TOGETHER:
+            return False
+        variant = self.turn.position.variant
+        return any(move.destination in trajectory(variant, r) - {r.destination} for r in replies)
 
     def _came_down_after_reply(self, move: Move, reply: Reading) -> bool:
         """Was `move`'s piece seen on its destination only after the reply's piece was

@@ -52,6 +52,8 @@ class StillBoard:
             ):
                 found.append((move, left, reply))
         if len(found) > 1:
+            found = [f for f in found if not self._reply_touched_down(f[0], f[2])] or found
+        if len(found) > 1:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
         return (found[0][0], found[0][1]) if len(found) == 1 else None
 
@@ -101,6 +103,22 @@ class StillBoard:
             level = deeper
         return None
 
+    def _reply_touched_down(self, move: Move, reply: Move) -> bool:
+        """Was `move`'s destination first filled, after its piece left its square, only
+        once `reply`'s piece was lifted, on that piece's way? (See
+        `MoveFinished._on_the_replys_way`.)"""
+        landed = self._first_down(move)
+        return landed is not None and self._on_the_replys_way(move, [reply], landed)
+
+    def _first_down(self, move: Move) -> float | None:
+        """When a piece first came down on `move`'s destination this turn after
+        `move`'s piece left its square (None if none did this turn)."""
+        started = self._left_at(move.origin)
+        return next(
+            (t for t, sq, down in self.changes if down and sq == move.destination and t >= started),
+            None,
+        )
+
     def _in_order(self, move: Move, reply: Move) -> bool:
         """Could the hands have played `move`, then `reply`? Each piece came down after
         it first left its square, and the reply's after the move's (or in the same
@@ -133,11 +151,9 @@ class StillBoard:
         down was the taker on its way (a king touching down), not `move`'s."""
         if move.destination not in reply.captures:
             return False
-        started = self._left_at(move.origin)
-        downs = [
-            t for t, sq, down in self.changes if down and sq == move.destination and t >= started
-        ]
-        landed = downs[0] if downs else self.placed_at.get(move.destination)
+        landed = self._first_down(move)
+        if landed is None:
+            landed = self.placed_at.get(move.destination)
         return landed is not None and self._left_at(reply.origin) < landed - TOGETHER
 
     def _stood_before(self, move: Move, reply: Move) -> bool:

@@ -246,6 +246,8 @@ class TurnEvidence(StillBoard, MoveFinished):
             if reading.kind in ("final", "progress") and self._answers(move, reading):
                 found.append((move, reading, left))
         if len(found) > 1:
+            found = self._off_the_replys_way(found)
+        if len(found) > 1:
             found = self._stopped_last(found)
         if len(found) != 1 or self._came_down_after_reply(found[0][0], found[0][1]):
             return None

@@ -654,3 +654,60 @@ def test_plies_landing_within_a_brush_of_each_other_are_all_read() -> None:
         "f2-e3", "f6-g5", "g3-h4", "b8-c7", "h4xf6", "g7xe5", "e1-f2", "c5-b4", "a3xc5", "h6-g5"
     ]
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE_KINGS = "W:W1,4,7,8,10,K13:BK9,21,25,26,29,30"
+
+
+def test_stops_on_the_capturers_way_after_it_was_lifted_are_the_capturers() -> None:
+    # From the mixed family (seed 160921 in Portuguese, 20 plies, a scan every 1 to 3
+    # ms). White's king 13-22 stands 155 ms; Black takes it off and captures 9x31,
+    # touching down on 18, 22 and 27 on the way. Those squares are also ends of
+    # White's king move, but were filled only after Black's king was lifted and lie
+    # on its way: only 22, where White's king stood before, is White's move.
+    events = [
+        {"t": 263, "lift": 13},
+        {"t": 532, "place": 22},
+        {"t": 687, "lift": 22},
+        {"t": 914, "lift": 9},
+        {"t": 1333, "place": 18},
+        {"t": 1397, "lift": 18},
+        {"t": 1463, "place": 22},
+        {"t": 1489, "lift": 22},
+        {"t": 1533, "place": 27},
+        {"t": 1573, "lift": 27},
+        {"t": 1630, "place": 31},
+        {"t": 1634, "lift": 31},
+        {"t": 1638, "place": 31},
+    ]
+    out = run("portuguese", events, PORTUGUESE_KINGS)
+    assert [m["move"] for m in moves(out)] == ["13-22", "9x31"]
+    assert not notices(out, "illegal-board")
+
+
+SPANISH_KINGS = "B:W1,2,8,15,K16,18,K31:B25,27,K30,32"
+
+
+def test_a_kings_stop_taken_at_once_is_answered_by_the_capture_passing_its_line() -> None:
+    # From the blitz family (seed 181132 in Spanish, a scan every 1 to 3 ms). Black's
+    # king 30-21 stands 80 ms; White takes it off and captures 16x17 (taking 21 and 27),
+    # touching down on 26. 26 and 17 are on Black's king's line too, but filled only
+    # once White's king was lifted; the chain of blitz plies goes on from there.
+    events = [
+        {"t": 496, "lift": 30},
+        {"t": 924, "place": 21},
+        {"t": 1004, "lift": 21},
+        {"t": 1134, "lift": 16},
+        {"t": 1696, "place": 26},
+        {"t": 1752, "lift": 26},
+        {"t": 1829, "place": 17},
+        {"t": 1831, "lift": 17},
+        {"t": 1836, "place": 17},
+        {"t": 1951, "lift": 27},
+        {"t": 1954, "place": 27},
+        {"t": 1958, "lift": 27},
+        {"t": 2050, "lift": 32},
+    ]
+    out = run("spanish", events, SPANISH_KINGS)
+    assert [m["move"] for m in moves(out)] == ["30-21", "16x17"]
+    assert not notices(out, "illegal-board")
