@@ -19,7 +19,7 @@ import os
 import random
 
 import pytest
-from hands import FAMILIES, KINDS, soak, table
+from hands import FAMILIES, KINDS, generate, soak, table
 from replaykit import VARIANTS, fens, frame_at, frame_record_at, moves, notices, role, run
 
 from engine import Game, Position, get_variant
@@ -377,3 +377,17 @@ def test_frames_carry_the_blinking_squares() -> None:
     alert = frame_record_at(out, 400)
     assert role(alert["leds"], "capture-alert") == {48} and alert["blink"] == [48]
     assert "blink" not in frame_record_at(out, 1600)
+
+
+def test_no_stream_expects_a_move_after_the_game_has_ended() -> None:
+    # The mixed family (seed 190815 in Russian, 20 plies, 1 to 3 ms scans) once had an
+    # impatient opponent reply after a move that drew by the endgame limit: the judge
+    # then counted a "missed" move the board rightly refused.
+    for variant, seed in [("russian", "190815"), *(("russian", str(s)) for s in range(40))]:
+        scenario = generate("mixed", variant, seed, 20, scan=(1, 3))
+        v = get_variant(variant)
+        game = Game(v, Position.from_fen(scenario.fen, v))
+        for fen in scenario.expected:
+            assert game.outcome() is None, (seed, fen)
+            game.push(next(m for m in game.position.legal_moves()
+                           if game.position.play(m).fen() == fen))

@@ -159,8 +159,8 @@ def opponent_touch(d: Driver, plies: int) -> None:
             for r in after.legal_moves()
             if r.origin == x and not r.captures and r.destination not in d.lingering
         ]
-        if kind == "reply" and (not replies or move.captures):
-            kind = "hold"
+        if kind == "reply" and (not replies or move.captures or d.ends(move)):
+            kind = "hold"  # (no reply after a move that ends the game: a draw by a limit)
         if kind == "touch":
 
             def back_in_air(t: Table, sq: int = x, held: dict = held) -> None:
