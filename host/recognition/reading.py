@@ -20,7 +20,7 @@ from engine import Move
 from host.recognition.events import Event
 from host.recognition.guidance import progress_hint
 from host.recognition.reread import Reopened
-from host.recognition.timing import BRUSH, EPS, SETTLE
+from host.recognition.timing import SETTLE
 from host.recognition.turn_boards import UNKNOWN, Reading
 
 
@@ -72,27 +72,6 @@ class BoardReading:
         emptied and filled again this turn?"""
         again = self.evidence.emptied & self.evidence.filled
         return any((p.move.captures - p.removed) & again for p in reading.found)
-
-    def _by_a_king(self, move: Move) -> bool:
-        """Is `move` a king's? Only a king's landing may be mistaken for the next
-        player's: it travels on and touches down where their piece could land. A reply
-        on top of a man's move proves it at once (blitz chains never wait)."""
-        piece = self.game.position.piece_at(move.origin)
-        return piece is not None and piece.king
-
-    def _reply_stayed(self, now: float, lifted: frozenset[int], events: list[Event]) -> None:
-        """The next player's piece landed on top of a move a moment ago, too short a
-        moment to tell it from a king of the mover's touching down on its way. A change
-        that leaves it standing (the player after starting, another piece landing)
-        shows it stayed: the move was finished. Commit it, so that this change is read
-        in the reply's turn. A change that lifts it again proves nothing."""
-        wait = self._reply_wait
-        self._reply_wait = None
-        if wait is None:
-            return
-        move, left, landed, _ = wait
-        if not lifted & landed and landed <= self.sensed:
-            self._commit(now, move, events, left=left, by_reply=True)
 
     def _landed_after(self, reply: Reading, move: Move) -> bool:
         """Did `reply`'s piece come down after `move`'s piece reached its square? A
@@ -201,7 +180,6 @@ class BoardReading:
                 self.crown = None
                 self._crown_lifted = False
         self._reply = None
-        self._reply_wait = None
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)
@@ -296,23 +274,13 @@ class BoardReading:
             if underway is not None:
                 move, reply, left = underway
                 if self.evidence.reply_landed(reply, now):
-                    stayed = self.evidence.reply_down_at(reply, now) + BRUSH
-                    if now + EPS >= stayed or not self._by_a_king(move):
-                        # The next player's piece has landed: the move was surely finished.
-                        self._commit(now, move, events, left=left, by_reply=True)
-                        self._evaluate(now, events)
-                        return
-                    # Look again once it has stayed, or commit at the next change that
-                    # leaves it standing (see `_reply_stayed`).
-                    landed = frozenset(self._landings(reply))
-                    self._reply_wait = (move, left, landed, stayed)
+                    # The next player's piece has landed: the move was surely finished.
+                    self._commit(now, move, events, left=left, by_reply=True)
+                    self._evaluate(now, events)
+                    return
                 side = self.game.position.turn
                 next_player = "B" if side == "W" else "W"
-                if (
-                    reading.kind == "unknown"
-                    or self._reply_wait is not None
-                    or self.tracker.hand_holds(next_player)
-                ):
+                if reading.kind == "unknown" or self.tracker.hand_holds(next_player):
                     reading, source = UNKNOWN, "reply"
                     self._reply = (move, left, reply)
         self.reading, self._source = reading, source

@@ -152,7 +152,6 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             if self.check and (lifted | placed) - self.check:
                 self.check = frozenset()  # play goes on: the reminder has done its job
             self.evidence.record(now, lifted, placed)
-            self._reply_stayed(now, lifted, events)
             self._reply_lands(now, placed, events)
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
@@ -280,10 +279,6 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         )
         #: when an unexplained board is checked against two plies (a move and its reply)
         self._two_ply_due: float | None = None
-        #: the next player's piece landed on top of a move a moment ago: (the move, its
-        #: captured pieces left, the squares landed on, when it will have stayed long
-        #: enough to prove the move; see `_evaluate` and `_reply_stayed`)
-        self._reply_wait: tuple[Move, frozenset[int], frozenset[int], float] | None = None
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None

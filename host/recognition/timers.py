@@ -29,8 +29,6 @@ class Timers:
             # While its piece is off its square again nothing is due: it may be a brush.
             move, _, _, due = self._pending
             return due if move.destination in self.sensed else None
-        if self._reply_wait is not None:
-            return self._reply_wait[3]
         if self._two_ply_due is not None:
             return self._two_ply_due
         kind = self.reading.kind
@@ -76,9 +74,6 @@ class Timers:
             self._pending = None
             self._commit(now, move, events, left=left, acted=acted, by_reply=True)
             self._evaluate(now, events)
-            return
-        if self._reply_wait is not None:
-            self._evaluate(now, events)  # the reply's piece has stayed: it proves the move
             return
         if self._two_ply_due is not None:
             self._two_ply_due = None

@@ -296,16 +296,6 @@ class TurnEvidence(StillBoard, MoveFinished):
             for p in reply.found
         )
 
-    def reply_down_at(self, reply: Reading, now: float) -> float:
-        """When the reply's piece came down where it stands (the latest of its landing
-        squares filled): a reply proves the move once it has stayed BRUSH, since a
-        king of the mover's touching down on its way looks the same for a moment."""
-        if reply.kind == "final" and reply.move is not None:
-            squares = [reply.move.destination]
-        else:
-            squares = [p.path[p.at] for p in reply.found if p.lifted and p.at is not None]
-        return max((self.placed_at.get(sq, now) for sq in squares), default=now)
-
     def mover_landed(self, reading: Reading, now: float) -> bool:
         """Does `reading` have the mover's piece landed on a square of its move, and
         could it have got there (see `could_reach`)?"""
