@@ -178,6 +178,8 @@ class MoveFinished:
             return False
         theirs = {m.origin for m in replies}  # (put back: a bounce, a lift and return)
         reply_lifted = self._first_lifted(replies, missing=float("inf"))
+        if left_at < self.placed_at.get(move.destination, left_at) <= reply_lifted:
+            return False  # it came back down there (a capture passing its end twice) and stayed
         lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(
             down

@@ -311,3 +311,41 @@ def test_a_king_landing_where_a_captured_man_stood_is_not_that_man_put_back() ->
     played = [m["fen"] for m in moves(out)]
     assert played == fens("spanish", SPANISH_KING_HOME, "4x24", "31-13", "24-11")
     assert not notices(out, "illegal-board")
+
+
+INTERNATIONAL_TWICE = (
+    "W:WK5,16,25,31,33,34,35,37,41,42,43,44,45,46,47,48,50:B1,2,4,6,7,8,9,11,13,15,17,18,19,29"
+)
+
+
+def test_a_capture_passing_its_end_square_twice_stands_where_it_came_back() -> None:
+    # From the mixed family (seed 224407 in International, 20 plies). White's man
+    # captures 34x23x12x3x14x23: it touches down on 23 on the way, goes round and
+    # comes back to 23. 18 and 19 are forgotten; Black starts 17-22 (touching 11) and
+    # lands. The man stood on 23 when Black started: its touch-downs on 12, 3 and 14
+    # came before it came back, not after it finished.
+    events = [
+        {"t": 482, "lift": 34},
+        {"t": 1113, "place": 23},
+        {"t": 1308, "lift": 23},
+        {"t": 1550, "place": 12},
+        {"t": 1712, "lift": 12},
+        {"t": 1938, "place": 3},
+        {"t": 2116, "lift": 3},
+        {"t": 2505, "place": 14},
+        {"t": 3039, "lift": 14},
+        {"t": 3233, "place": 23},
+        {"t": 3734, "lift": 8},
+        {"t": 3880, "lift": 29},
+        {"t": 4074, "lift": 9},
+        {"t": 5029, "lift": 11},
+        {"t": 5029, "lift": 17},
+        {"t": 6129, "place": 11},
+        {"t": 6371, "place": 22},
+    ]
+    out = run("international", events, INTERNATIONAL_TWICE)
+    assert [m["fen"] for m in moves(out)][0] == (
+        "B:WK5,16,23,25,31,33,35,37,41,42,43,44,45,46,47,48,50:B1,2,4,6,7,11,13,15,17"
+    )  # 8, 9, 18, 19 and 29 taken (18 and 19 still on the board)
+    assert [m["move"] for m in moves(out)][1] == "17-22"
+    assert not notices(out, "illegal-board")
