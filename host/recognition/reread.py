@@ -102,10 +102,8 @@ class Reopened:
         off = expected - self.acted - board
         if not off or board - expected:
             return False
-        ends = (self.move.origin, self.move.destination)
+        taken = self.move.captures
         more = frozenset().union(*(
-            m.captures - self.move.captures
-            for m in self.turn.moves
-            if (m.origin, m.destination) == ends and m.captures > self.move.captures
+            m.captures - taken for m in self.turn.other_routes(self.move) if m.captures > taken
         ))
         return off <= more

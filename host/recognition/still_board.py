@@ -1,7 +1,8 @@
 """A board that stays still, read with what the hands did before it: two plies only
 a move and its finished reply explain (in an order hands can play them), up to
 four plies that explain every square where fewer would need pieces held in the
-air since before they started, and a capture's final board that is only on the way to another route.
+air since before they started, and a capture's final board that is only on the
+way to another route.
 
 Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 (`lifted_at`, `placed_at`, `emptied`, `filled`, `changes`, `empty_at_start`,
