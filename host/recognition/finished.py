@@ -92,7 +92,9 @@ class MoveFinished:
         its square? A piece of the next player's already off before the mover started
         is no reply to that move (a captured piece taken off early, a piece held out of
         turn). One lifted while the mover's piece was in the air may be: a touch that
-        the player then carries on (touch-move)."""
+        the player then carries on (touch-move). One whose lift the board read as the
+        move underway (a piece another route captures, taken off while the mover's
+        piece stood on that route) fits "the mover taking it" as well: no reply."""
         started = self._started(move)
         if reply.kind == "final" and reply.move is not None:
             replies = [reply.move]
@@ -105,7 +107,11 @@ class MoveFinished:
             return False  # slid there a moment after leaving its square: a knock
         if started is None or not replies:
             return True
-        return any(self._reply_lifted(m.origin, started) >= started - TOGETHER for m in replies)
+        return any(
+            (lift := self._reply_lifted(m.origin, started)) >= started - TOGETHER
+            and self.taken_off.get(m.origin) != lift
+            for m in replies
+        )
 
     def _reply_lifted(self, origin: int, started: float) -> float:
         """When the reply's piece left `origin`: its first lift this turn after it was
@@ -169,9 +175,11 @@ class MoveFinished:
 
     def _went_on_elsewhere(self, move: Move, replies: list[Move]) -> bool:
         """Did a piece come down, after `move`'s piece left its destination and before
-        the reply's piece was first lifted, on another square? Only the mover's piece
-        was in a hand then: it was still travelling (a king touching down on the way,
-        going on), not finished there."""
+        the reply's piece landed, on another square? Before the reply's piece was
+        first lifted only the mover's piece was in a hand; after, on a square off the
+        reply's way, the reply's piece cannot have come down there either. Either way
+        the mover's piece was still travelling (a king touching down on the way, a
+        loop going on while the opponent held a touched piece), not finished there."""
         reached = self.reached.get(move)
         left_at = self.lifted_at.get(move.destination)
         if reached is None or left_at is None or left_at <= reached:
@@ -180,10 +188,18 @@ class MoveFinished:
         reply_lifted = self._first_lifted(replies, missing=float("inf"))
         if left_at < self.placed_at.get(move.destination, left_at) <= reply_lifted:
             return False  # it came back down there (a capture passing its end twice) and stayed
+        variant = self.turn.position.variant
+        way = set().union(*(trajectory(variant, r) for r in replies))
+        # (a reply that takes the piece emptied its square: every piece put down after
+        # the reply's lift may be the reply's, held on a wrong square)
+        after_lift = not any(move.destination in r.captures for r in replies)
+        downs = [t for r in replies if (t := self._first_down(r)) is not None]
+        landed = min(downs, default=float("inf"))
         lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(
             down
-            and left_at < t < reply_lifted
+            and left_at < t < landed
+            and (t < reply_lifted or (after_lift and sq not in way))
             and sq != move.destination
             and sq not in theirs
             and not self._pushed(sq, t, move.destination, lifts)

@@ -100,6 +100,19 @@ class BoardReading:
             self.tracker.plausible_colour(m.destination) in (None, side) for m in reading.landed()
         )
 
+    def _stopped_on_its_way(self, reading: Reading, move: Move, now: float) -> bool:
+        """Does `reading` have the mover's piece down on squares of its paths other than
+        `move`'s end (a king touching down further on its way), where it could have got
+        by now? Then the piece seen on `move`'s end was passing: whatever proved that
+        move then (an opponent's touch at the very moment it landed) proves nothing."""
+        landings = self._landings(reading)
+        return (
+            reading.kind == "progress"
+            and bool(landings)
+            and move.destination not in landings
+            and self.evidence.could_reach(self.game.position.turn, landings, now)
+        )
+
     def _touch_also_captures(
         self, reading: Reading, touched: frozenset[int], board: frozenset[int]
     ) -> bool:
@@ -185,6 +198,8 @@ class BoardReading:
             mine, _ = self._read_turn(board)
             if self._movers_landing(mine, now) and move not in mine.landed():
                 self._pending = None  # its piece came down elsewhere: it was on its way
+            elif self._stopped_on_its_way(mine, move, now):
+                self._pending = None  # it touched down further on: still travelling
             elif self.turn.read(board).kind != "unknown":
                 self._pending = None  # a plain board of this turn: settling takes over
             else:

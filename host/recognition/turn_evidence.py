@@ -60,6 +60,9 @@ class TurnEvidence(StillBoard, MoveFinished):
         #: the moves underway when the piece was last seen in the hand, and when a
         #: board that means nothing followed (a reply seen a scan before the landing)
         self.in_hand: tuple[list[Move], float | None] | None = None
+        #: the next player's pieces whose lift this turn read as a captured piece taken
+        #: off (the board still meant the move underway), and when
+        self.taken_off: dict[int, float] = {}
         self._after: dict[Move, TurnBoards] = {}
         self._after_replies: dict[tuple[Move, Move], TurnBoards] = {}
         self._landed_before_the_turn()
@@ -99,6 +102,15 @@ class TurnEvidence(StillBoard, MoveFinished):
             # (a king capture back on its own square only if the king ever left it)
             if move.origin != move.destination or move.origin in self.emptied:
                 self.reached.setdefault(move, now)
+        if reading.kind in ("progress", "final"):
+            removed = {sq for p in reading.found for sq in p.removed}
+            if reading.move is not None:
+                removed |= reading.move.captures
+            for t, square, down in reversed(self.changes):
+                if t != now:
+                    break
+                if not down and square in removed - touched:
+                    self.taken_off[square] = now
         moves = reading.in_hand()
         if moves:
             self.in_hand = (moves, None)
