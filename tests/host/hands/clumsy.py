@@ -250,7 +250,8 @@ def _illegal_attempt(d: Driver) -> None:
         if sq not in d.table.pieces
     ]
     previous = d.previous_move
-    on_table = frozenset(d.table.pieces)
+    # (the board is read without the captured pieces still standing: forgotten)
+    on_table = frozenset(d.table.pieces) - frozenset(d.lingering)
     # A board set up as at the start is a new game, and one that another result of the
     # last move (or the position before it) would leave is that move read again or
     # taken back, whatever the hands meant: no board can tell.
