@@ -113,6 +113,33 @@ class MoveFinished:
             for m in replies
         )
 
+    def _another_route_took(
+        self, move: Move, board: frozenset[int], lifted: frozenset[int]
+    ) -> bool:
+        """Are the pieces lifted now captured pieces of another route of `move` (same
+        squares, other pieces taken), whose final board this is but for pieces of the
+        next player's lifted before the mover's piece came down (touches in the air)?
+        "`move`, and the next player starting" and "the other route, its last captured
+        piece taken off while the opponent still holds the touched piece" then fit the
+        same switches (a touched piece read as one `move` took off early)."""
+        landed = self.reached.get(move)
+        if not lifted or landed is None:
+            return False
+        position = self.turn.position
+        theirs = {sq for sq, p in position.pieces().items() if p.color != position.turn}
+        for other in self.turn.other_routes(move):
+            final = self.turn.final_of(other)
+            touched = final - board
+            if (
+                lifted <= other.captures
+                and touched <= theirs
+                and touched
+                and board <= final
+                and all(self._first_lift(sq, landed) < landed for sq in touched)
+            ):
+                return True
+        return False
+
     def _reply_lifted(self, origin: int, started: float) -> float:
         """When the reply's piece left `origin`: its first lift this turn after it was
         last put back there before the mover started. A piece that comes down on that

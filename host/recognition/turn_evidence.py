@@ -196,7 +196,7 @@ class TurnEvidence(StillBoard, MoveFinished):
         if len(proved) != 1:
             return None
         move, left = next(iter(proved.items()))
-        if self._also_explained(move, board):
+        if self._also_explained(move, board) or self._another_route_took(move, board, lifted):
             return None  # the evidence fits two moves: neither is proved
         return move, left
 

@@ -134,3 +134,44 @@ def test_a_touch_as_the_king_touches_down_proves_nothing_once_it_goes_on() -> No
     out = run("spanish", events, SPANISH_KING)
     assert [m["fen"] for m in moves(out)] == ["W:W25:BK2,20,24,27,28,29"]
     assert not notices(out, "illegal-board")
+
+
+INTERNATIONAL_KING = (
+    "B:W27,32,34,36,41,42,45,46,47,49,50:B1,2,3,4,5,6,7,8,9,10,11,14,15,19,24,25,K48"
+)
+
+
+def test_a_touched_piece_read_as_taken_does_not_make_the_last_removal_a_start() -> None:
+    # From the mixed family (seed 274646 in International, 20 plies). Black's king 48x40
+    # takes 42, 34 and 27; White touches 32 while the king is in the air. Once 34 is
+    # off, the board is the end of the other route 48x40 (taking 32, 34, 42), with 32
+    # read as taken off early. Then 27 comes off: "that route, and White starting with
+    # 27" and "48x40 taking 27, its last piece taken off while White holds 32" fit the
+    # same switches. Neither is proved; 32 put back shows which. Then 45x34 takes the king.
+    events = [
+        {"t": 609, "lift": 48},
+        {"t": 1031, "lift": 32},
+        {"t": 1104, "place": 37},
+        {"t": 1148, "lift": 37},
+        {"t": 1206, "place": 31},
+        {"t": 1512, "lift": 42},
+        {"t": 1541, "lift": 31},
+        {"t": 1745, "place": 18},
+        {"t": 2022, "lift": 18},
+        {"t": 2196, "place": 29},
+        {"t": 2255, "lift": 29},
+        {"t": 2342, "place": 40},
+        {"t": 2502, "lift": 34},
+        {"t": 2910, "lift": 27},
+        {"t": 2983, "place": 32},
+        {"t": 4308, "lift": 45},
+        {"t": 4760, "place": 34},
+        {"t": 4833, "lift": 40},
+    ]
+    out = run("international", events, INTERNATIONAL_KING)
+    played = [m["fen"] for m in moves(out)]
+    assert played == [
+        "W:W32,36,41,45,46,47,49,50:B1,2,3,4,5,6,7,8,9,10,11,14,15,19,24,25,K40",
+        "B:W32,34,36,41,46,47,49,50:B1,2,3,4,5,6,7,8,9,10,11,14,15,19,24,25",
+    ]
+    assert not notices(out, "illegal-board")
