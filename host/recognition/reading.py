@@ -154,18 +154,36 @@ class BoardReading:
                     return True
         return False
 
+    @staticmethod
+    def _more_taken(open_move: Reopened, reopened: Reading) -> frozenset[int]:
+        """The captured pieces the last move's re-read takes beyond it, when it differs
+        from it only by those (same piece, same square); else none."""
+        move, again = open_move.move, reopened.move
+        if reopened.kind != "final" or again is None:
+            return frozenset()
+        if (again.origin, again.destination) != (move.origin, move.destination):
+            return frozenset()
+        return again.captures - move.captures
+
     def _removal_also_starts(self, open_move: Reopened, reopened: Reading) -> bool:
         """Does the last move's re-read differ from it only by captured pieces taken off
         (same piece, same square) that are pieces the next player may move now?"""
-        move, again = open_move.move, reopened.move
-        if reopened.kind != "final" or again is None:
-            return False
-        if (again.origin, again.destination) != (move.origin, move.destination):
-            return False
-        more = again.captures - move.captures
+        more = self._more_taken(open_move, reopened)
         if self.turn.expected - self._board() - more - open_move.acted:
             return False  # another of their pieces lifted: those were captured pieces
         return bool(more) and more <= {m.origin for m in self.turn.moves}
+
+    def _removal_then_start(self, open_move: Reopened, reopened: Reading) -> bool:
+        """Does the last move's re-read differ from it only by captured pieces taken off,
+        with another of the next player's pieces lifted since it counted? They started:
+        those pieces were the capture's, taken off (the capture went on)."""
+        more = self._more_taken(open_move, reopened)
+        position = self.game.position
+        lifted = self.turn.expected - self._board() - more - open_move.acted
+        return bool(more) and any(
+            (piece := position.piece_at(sq)) is not None and piece.color == position.turn
+            for sq in lifted
+        )
 
     @staticmethod
     def _lands_both_ways(reading: Reading, reopened: Reading) -> bool:
@@ -257,6 +275,13 @@ class BoardReading:
             # piece to move it" fit the same switches: the re-read waits until the
             # piece lands (their move) or the board has stayed so a long while.
             reopened = replace(reopened, doubted=True)
+        elif reopened is not None and open_move and self._removal_then_start(open_move, reopened):
+            # One more captured piece off, then the next player starting with another
+            # piece: the capture went on, read at once (their piece may come down on a
+            # square it emptied, which would hide the capture again).
+            self._correct(now, reopened.move, events)
+            self._evaluate(now, events)
+            return
         if reopened is not None and self._lands_both_ways(reading, reopened):
             # "The last move went on to here" and "the next player's piece, already in
             # the air, came down here" fit the same switches: neither, until the board
