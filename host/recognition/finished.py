@@ -100,7 +100,11 @@ class MoveFinished:
             replies = [reply.move]
         else:
             replies = [p.move for p in reply.found if p.lifted]
-        if self._went_on_elsewhere(move, replies) or self._brushed_past(move, replies):
+        if (
+            self._went_on_elsewhere(move, replies)
+            or self._brushed_past(move, replies)
+            or self._held_through_and_went_on(move, replies)
+        ):
             return False
         reached = self.reached.get(move)
         if started is not None and reached is not None and reached - started < SLIDE:
@@ -139,6 +143,24 @@ class MoveFinished:
             ):
                 return True
         return False
+
+    def _held_through_and_went_on(self, move: Move, replies: list[Move]) -> bool:
+        """Was the reply's piece lifted before `move`'s piece came down there (a touch
+        while it was in the air), and `move`'s piece lifted again before the reply's
+        piece landed? No player picks their piece up again before the answer has
+        landed: the mover's piece was still travelling (the landing may be its own
+        touch-down), the opponent still holding what they touched. (Not when the reply
+        takes that piece: taking it off empties the square.)"""
+        reached = self.reached.get(move)
+        left_at = self.lifted_at.get(move.destination)
+        if reached is None or left_at is None or left_at <= reached:
+            return False
+        if any(move.destination in r.captures for r in replies):
+            return False
+        if self._first_lifted(replies, missing=float("inf")) >= reached:
+            return False
+        downs = [t for r in replies if (t := self._first_down(r)) is not None]
+        return left_at < min(downs, default=float("inf"))
 
     def _reply_lifted(self, origin: int, started: float) -> float:
         """When the reply's piece left `origin`: its first lift this turn after it was

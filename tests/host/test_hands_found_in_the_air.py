@@ -175,3 +175,49 @@ def test_a_touched_piece_read_as_taken_does_not_make_the_last_removal_a_start() 
         "B:W32,34,36,41,46,47,49,50:B1,2,3,4,5,6,7,8,9,10,11,14,15,19,24,25",
     ]
     assert not notices(out, "illegal-board")
+
+
+PORTUGUESE_KING = "B:W4,5,6,7,8,11,15:BK1,18,20,22,23,24,27,28,31"
+
+
+def test_a_piece_picked_up_again_before_the_touched_piece_lands_was_travelling() -> None:
+    # From `python -m hands --family opponent-touch --touch-move on` (seed 292089 in
+    # Portuguese). Black's king 1x17 takes 7, 6, 15 and 5, touching down on its way.
+    # White lifts 8 while the king is in the air. The king rests on 19 (the end of the
+    # same capture by a shorter way), is lifted again, and touches down on 12: "1x19,
+    # then White's 8-12" fits that landing, but Black picked the king up again before
+    # White's piece could have landed: it was still travelling. White puts 8 back
+    # after the king lands on 17, then plays 11-14.
+    events = [
+        {"t": 102, "lift": 7},
+        {"t": 362, "lift": 6},
+        {"t": 433, "lift": 1},
+        {"t": 1023, "lift": 8},
+        {"t": 1118, "place": 14},
+        {"t": 1189, "lift": 14},
+        {"t": 1248, "place": 19},
+        {"t": 1732, "lift": 19},
+        {"t": 2181, "place": 12},
+        {"t": 2322, "lift": 12},
+        {"t": 2688, "place": 7},
+        {"t": 2747, "lift": 7},
+        {"t": 2830, "place": 3},
+        {"t": 3078, "lift": 15},
+        {"t": 3125, "lift": 3},
+        {"t": 3361, "place": 6},
+        {"t": 3409, "lift": 6},
+        {"t": 3468, "place": 13},
+        {"t": 3491, "lift": 13},
+        {"t": 3550, "place": 17},
+        {"t": 4117, "lift": 5},
+        {"t": 4530, "place": 8},
+        {"t": 5782, "lift": 11},
+        {"t": 6125, "place": 14},
+    ]
+    out = run("portuguese", events, PORTUGUESE_KING, touch_move=True)
+    played = [m["fen"] for m in moves(out)]
+    assert played == [
+        "W:W4,8,11:BK17,18,20,22,23,24,27,28,31",
+        "B:W4,8,14:BK17,18,20,22,23,24,27,28,31",
+    ]
+    assert not notices(out, "illegal-board")
