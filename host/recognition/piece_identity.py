@@ -9,8 +9,9 @@ What is plausible: each player has one hand, and a hand puts down what it
 picked up last. The mover's hand holds the mover's pieces; a piece of the
 opponent's that the move captures goes to the box (taken off, not put down
 again); any other piece of the opponent's is in the opponent's hand (a touch).
-A place that takes the piece lifted last by a hand is plausible, anything else
-costs one "surprise"; pieces lifted in the same scan are equally recent, and a
+A place that takes the piece lifted last by a hand, or puts a captured piece
+back on its own square (knocked off and put back, the capture taken back), is
+plausible; anything else costs one "surprise"; pieces lifted in the same scan are equally recent, and a
 piece is not carried to another square within the scan it was lifted in. A
 place with nothing in the air is a piece from the box: unknown.
 
@@ -48,7 +49,8 @@ MOVER, OTHER, BOX = "mover", "other", "box"
 #: (unknown, the players' choice); or, once the tracker gave up telling pieces apart,
 #: the set of pieces it may be
 Identity = Piece | frozenset[Piece | None] | None
-Lifted = tuple[Identity, int, str]  # (identity, lift number, hand)
+#: (identity, lift number, hand, the square it was lifted from; 0 if unknown)
+Lifted = tuple[Identity, int, str, int]
 
 
 def candidates(identity: Identity) -> frozenset[Piece | None]:
@@ -98,7 +100,7 @@ class PieceTracker:
         squares = set(pieces) if sensed is None else set(sensed)
         board = {sq: pieces.get(sq) for sq in squares}
         air = tuple(
-            (piece, 0, MOVER)
+            (piece, 0, MOVER, sq)
             for sq, piece in sorted(pieces.items())
             if sq not in squares and in_air
         )
@@ -136,7 +138,7 @@ class PieceTracker:
             # Whatever the readings, one of these colours came down (None: the box).
             colours: set[str | None] = set()
             for reading in self._readings:
-                air = [p for p, _, _ in reading.air] + [reading.board.get(sq) for sq in lifted]
+                air = [p for p, *_ in reading.air] + [reading.board.get(sq) for sq in lifted]
                 colours |= set().union(*map(_colours, air)) if air else {None}
             for sq in placed:
                 self._put_from[sq] = frozenset(colours)
@@ -147,7 +149,7 @@ class PieceTracker:
             air = list(reading.air)
             for sq in lifted:
                 piece = board.pop(sq, None)
-                air.append((piece, self._lifts, self._hand(sq, piece)))
+                air.append((piece, self._lifts, self._hand(sq, piece), sq))
             start.append(_Reading(board, tuple(air), reading.surprises))
         self._readings = _place_all(start, placed, scan, self._witness)
 
@@ -189,8 +191,8 @@ class PieceTracker:
         found: set[Piece | None] = set()
         for reading in self._plausible():
             if reading.air:
-                latest = max(n for _, n, _ in reading.air)
-                for piece, n, _ in reading.air:
+                latest = max(n for _, n, *_ in reading.air)
+                for piece, n, *_ in reading.air:
                     if n == latest:
                         found |= candidates(piece)
         return bool(found) and all(p is not None and p.color == colour for p in found)
@@ -246,17 +248,23 @@ def _place_all(
                 continue
             latest: dict[str, int] = {}
             for hand in (MOVER, OTHER):
-                ranks = [n for _, n, h in a if h == hand]
+                ranks = [n for _, n, h, _ in a if h == hand]
                 earlier = [n for n in ranks if n != scan]
                 if ranks:
                     latest[hand] = max(earlier or ranks)
             tried: set[Lifted] = set()
-            for i, (piece, n, hand) in enumerate(a):
-                if (piece, n, hand) in tried:
+            for i, lift in enumerate(a):
+                if lift in tried:
                     continue
-                tried.add((piece, n, hand))
-                # (a piece from the box is the natural one when no hand holds anything)
-                surprise = 0 if latest.get(hand) == n or (hand == BOX and not latest) else 1
+                tried.add(lift)
+                piece, n, hand, home = lift
+                if hand == BOX:
+                    # A captured piece comes back only to its own square (knocked off
+                    # and put back, the capture taken back); anywhere else it is one
+                    # taken from the box, which no hand had just lifted.
+                    surprise = 0 if home == sq else 1
+                else:
+                    surprise = 0 if latest.get(hand) == n else 1
                 nxt.append(_Reading({**b, sq: piece}, a[:i] + a[i + 1 :], cost + surprise))
         witness(len(nxt))
         # Each square still to fill may cost one more surprise: keep every reading that
@@ -305,7 +313,12 @@ def _collapse(readings: list[_Reading]) -> _Reading:
         shared &= air
     rest = [sorted((air - shared).elements(), key=lambda e: (e[1], e[2])) for air in airs]
     merged = tuple(shared.elements()) + tuple(
-        (_merge(e[0] for e in column), max(e[1] for e in column), column[0][2])
+        (
+            _merge(e[0] for e in column),
+            max(e[1] for e in column),
+            column[0][2],
+            column[0][3] if len({e[3] for e in column}) == 1 else 0,
+        )
         for column in zip(*rest, strict=True)
     )
     return _Reading(board, merged, first.surprises)

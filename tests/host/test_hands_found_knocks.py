@@ -196,3 +196,33 @@ def test_a_touch_put_back_is_not_the_movers_piece_going_on() -> None:
     played = [m["fen"] for m in moves(out)]
     assert played == fens("spanish", SPANISH_TOUCH, "11x18", "21x14")
     assert not notices(out, "illegal-board")
+
+
+ENGLISH_KING = "W:WK2,18,20,21,25,28,29,30,32:B4,5,7,12,15,16"
+
+
+def test_men_knocked_while_the_king_is_in_the_air_are_not_the_king_put_down() -> None:
+    # From `python -m hands --family knocked --scan 1 3` (seed 291099 in English).
+    # White's king 2x11 takes 7. While it is in the air, 15 (slid to 19 and pushed
+    # back) and 16 (rocked) are knocked: men another capture could take. The king
+    # then lands on 11 and 7 comes off. The men put back on their own squares are
+    # those men, so the piece on 11 may be the king: 2x11 counts.
+    events = [
+        {"t": 97, "lift": 2},
+        {"t": 521, "lift": 15},
+        {"t": 524, "lift": 16},
+        {"t": 527, "place": 15},
+        {"t": 530, "lift": 15},
+        {"t": 549, "place": 19},
+        {"t": 617, "place": 15},
+        {"t": 617, "lift": 19},
+        {"t": 644, "place": 16},
+        {"t": 717, "place": 11},
+        {"t": 1071, "lift": 7},
+        {"t": 1074, "place": 7},
+        {"t": 1077, "lift": 7},
+    ]
+    out = run("english", events, ENGLISH_KING)
+    assert [m["fen"] for m in moves(out)] == ["B:WK11,18,20,21,25,28,29,30,32:B4,5,12,15,16"]
+    assert not notices(out, "illegal-board")
+

@@ -86,3 +86,18 @@ def test_few_pieces_are_still_told_apart() -> None:
     tracker.update((), [18])
     assert tracker.pieces_at(18) == {WHITE}
     assert tracker.doubtful({18: WHITE, 13: BLACK}) == frozenset()
+
+
+def test_a_captured_piece_knocked_off_and_put_back_is_not_the_movers_piece() -> None:
+    # A man that a capture could take is knocked off while the mover's king is in the
+    # hand, and put back on its square: it is that man again (not the king put down
+    # there, with the man then fetched from the box for the king's landing square).
+    king = Piece("W", True)
+    tracker = PieceTracker({2: king, 7: BLACK, 16: BLACK})
+    tracker.turn("W", [7, 16])
+    tracker.update([2], ())
+    tracker.update([16], ())
+    tracker.update((), [16])
+    tracker.update((), [11])
+    assert tracker.pieces_at(16) == {BLACK}
+    assert tracker.pieces_at(11) == {king}
