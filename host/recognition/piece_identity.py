@@ -11,9 +11,10 @@ opponent's that the move captures goes to the box (taken off, not put down
 again); any other piece of the opponent's is in the opponent's hand (a touch).
 A place that takes the piece lifted last by a hand, or puts a captured piece
 back on its own square (knocked off and put back, the capture taken back), is
-plausible; anything else costs one "surprise"; pieces lifted in the same scan are equally recent, and a
-piece is not carried to another square within the scan it was lifted in. A
-place with nothing in the air is a piece from the box: unknown.
+plausible; anything else costs one "surprise". Pieces lifted in the same scan
+are equally recent, and a piece is not carried to another square within the
+scan it was lifted in. A place with nothing in the air is a piece from the box:
+unknown.
 
 The tracker keeps the few readings (hypotheses) with the fewest surprises. The
 guidance uses them to send the lifted piece back to its own square, and to say
