@@ -165,6 +165,24 @@ class BoardReading:
             return frozenset()
         return again.captures - move.captures
 
+    def _put_back_after_it_landed(self, reading: Reading, now: float) -> bool:
+        """Is `reading` a final board only because a piece came down now on a square the
+        move leaves standing, one lifted after the move's piece landed? Read as this
+        move, that is a piece touched and put back; but another route may have taken
+        it off, and the next player's piece landed there (a capture's last piece taken
+        off, their reply onto its square): the reply, if one is underway, decides."""
+        move = reading.move
+        if reading.kind != "final" or move is None:
+            return False
+        landed = self.evidence.placed_at.get(move.destination)
+        placed = {sq for t, sq, down in self.evidence.changes if down and t == now}
+        return landed is not None and any(
+            square not in (move.origin, move.destination)
+            and square in self.turn.expected - move.captures
+            and self.evidence.lifted_at.get(square, landed) > landed
+            for square in placed
+        )
+
     def _removal_also_starts(self, open_move: Reopened, reopened: Reading) -> bool:
         """Does the last move's re-read differ from it only by captured pieces taken off
         (same piece, same square) that are pieces the next player may move now?"""
@@ -298,8 +316,10 @@ class BoardReading:
             self._reopened = None  # the opponent acted: the move stands
         # The next player's move is looked for when the board means nothing in this turn,
         # or only with their pieces read as touched and no piece of the mover landed.
-        maybe_touch = reading.kind == "unknown" or (
-            touched and not self._movers_landing(reading, now)
+        maybe_touch = (
+            reading.kind == "unknown"
+            or (touched and not self._movers_landing(reading, now))
+            or self._put_back_after_it_landed(reading, now)
         )
         if (
             source == "turn"

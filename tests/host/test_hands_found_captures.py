@@ -401,3 +401,44 @@ def test_the_next_players_start_reads_the_longer_capture_before_their_piece_land
     assert played[-1]["fen"] == "W:WK4,K10:BK9,20"  # Black's king went on to 9
     assert not notices(out, "illegal-board")
 
+
+SPANISH_ROUTES = "B:W1,13,19,K20,K21,22:BK25"
+
+
+def test_a_reply_landing_where_another_routes_captured_piece_stood_is_a_reply() -> None:
+    # From the mixed family (seed 320123 in Spanish, 30 plies, a scan every 1 to 3 ms).
+    # Black's king 25x16 takes 21, 20 and 22 (a route by 14 and 23 takes 19 instead).
+    # The last piece off is 22, after the king landed; White lifts 19 at once and puts
+    # it down on 22. The board is then the other route's end (19 taken, 22 touched and
+    # put back), but 22 came off after the king landed, as a captured piece does, and
+    # White's 19-22 landed on its square: the capture and its reply, then Black's king
+    # 16-27.
+    events = [
+        {"t": 418, "lift": 25},
+        {"t": 757, "place": 18},
+        {"t": 1214, "lift": 18},
+        {"t": 1495, "place": 27},
+        {"t": 1965, "lift": 27},
+        {"t": 2329, "place": 23},
+        {"t": 2373, "lift": 23},
+        {"t": 2469, "place": 16},
+        {"t": 2572, "lift": 21},
+        {"t": 2636, "lift": 20},
+        {"t": 2802, "lift": 22},
+        {"t": 2879, "lift": 19},
+        {"t": 3578, "place": 22},
+        {"t": 4791, "lift": 16},
+        {"t": 6188, "place": 20},
+        {"t": 6266, "lift": 20},
+        {"t": 6339, "place": 23},
+        {"t": 6425, "lift": 23},
+        {"t": 6466, "place": 27},
+    ]
+    out = run("spanish", events, SPANISH_ROUTES)
+    assert [m["fen"] for m in moves(out)] == [
+        "W:W1,13,19:BK16",
+        "B:W1,13,22:BK16",
+        "W:W1,13,22:BK27",
+    ]
+    assert not notices(out, "illegal-board")
+
