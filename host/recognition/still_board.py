@@ -1,6 +1,6 @@
 """A board that stays still, read with what the hands did before it: two plies only
 a move and its finished reply explain (in an order hands can play them), up to
-four plies that explain every square where fewer would need pieces held in the
+eight plies that explain every square where fewer would need pieces held in the
 air since before they started, and a capture's final board that is only on the
 way to another route.
 
@@ -17,9 +17,11 @@ from host.recognition.timing import TOGETHER
 
 #: a move with the captured pieces read as left on the board (forgotten)
 Proved = tuple[Move, frozenset[int]]
-#: the longest run of plies a still board is explained by (a move, the reply, the
-#: next move and its reply: hands that never waited for the board)
-DEEPEST = 4
+#: the longest run of plies a still board is explained by (blitz hands that never
+#: waited for the board: a chain of eight plies, each started before the last one
+#: counted, still reads; WIDEST keeps the search small, every ply's piece must have
+#: left and landed this turn, in order)
+DEEPEST = 8
 #: runs followed at once, beyond which a board is too busy to explain
 WIDEST = 200
 

@@ -318,3 +318,59 @@ def test_a_touched_piece_put_back_is_no_landing_on_a_captured_square() -> None:
     played = [m["fen"] for m in moves(out)]
     assert played == ["B:W22,23,K24,25,28,30:B5,7,9,20,21", "W:W22,25,28,30:B5,7,9,18,21"]
     assert not notices(out, "illegal-board")
+
+
+SPANISH_BLITZ = "W:W1,6,9,25:BK8,26,29,32"
+
+
+def test_a_chain_of_seven_blitz_plies_reads_whole_on_the_still_board() -> None:
+    # From `python -m hands --family blitz --scan 1 3` (seed 331003 in Spanish). From
+    # Black's king 19x5 on, each ply starts 0 to 150 ms after the last change: White's
+    # 1x10 takes the king 97 ms after it landed, and six more plies follow before the
+    # board stands still. Only the run of all seven plies explains it.
+    events = [
+        {"t": 472, "lift": 6},
+        {"t": 660, "place": 11},
+        {"t": 792, "lift": 8},
+        {"t": 983, "place": 12},
+        {"t": 1064, "lift": 12},
+        {"t": 1159, "lift": 11},
+        {"t": 1159, "place": 19},
+        {"t": 1551, "place": 14},
+        {"t": 1553, "lift": 14},
+        {"t": 1555, "place": 14},
+        {"t": 1630, "lift": 14},
+        {"t": 1632, "place": 14},
+        {"t": 1635, "lift": 14},
+        {"t": 1762, "lift": 19},
+        {"t": 2028, "place": 14},
+        {"t": 2075, "lift": 14},
+        {"t": 2154, "place": 5},
+        {"t": 2251, "lift": 5},
+        {"t": 2253, "place": 5},
+        {"t": 2255, "lift": 5},
+        {"t": 2301, "lift": 1},
+        {"t": 2620, "place": 10},
+        {"t": 2631, "lift": 26},
+        {"t": 2880, "place": 21},
+        {"t": 2979, "lift": 9},
+        {"t": 3160, "place": 13},
+        {"t": 3195, "lift": 21},
+        {"t": 3571, "place": 18},
+        {"t": 3573, "lift": 18},
+        {"t": 3576, "place": 18},
+        {"t": 3657, "lift": 13},
+        {"t": 3659, "place": 13},
+        {"t": 3662, "lift": 13},
+        {"t": 3890, "place": 22},
+        {"t": 3963, "lift": 18},
+        {"t": 3963, "lift": 29},
+        {"t": 4137, "place": 26},
+    ]
+    out = run("spanish", events, SPANISH_BLITZ)
+    played = [m["move"] for m in moves(out)]
+    assert played == [
+        "6-11", "8-19", "11-14", "19x5", "1x10", "26-21", "9-13", "21-18", "13x22", "29-26"
+    ]
+    assert not notices(out, "illegal-board")
+
