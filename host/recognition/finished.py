@@ -159,8 +159,13 @@ class MoveFinished:
             return False
         if self._first_lifted(replies, missing=float("inf")) >= reached:
             return False
+        return left_at < self._reply_down(replies)
+
+    def _reply_down(self, replies: list[Move]) -> float:
+        """When the first of the replies' pieces came down on its end square this turn
+        (infinite if none has yet)."""
         downs = [t for r in replies if (t := self._first_down(r)) is not None]
-        return left_at < min(downs, default=float("inf"))
+        return min(downs, default=float("inf"))
 
     def _reply_lifted(self, origin: int, started: float) -> float:
         """When the reply's piece left `origin`: its first lift this turn after it was
@@ -242,8 +247,7 @@ class MoveFinished:
         # (a reply that takes the piece emptied its square: every piece put down after
         # the reply's lift may be the reply's, held on a wrong square)
         after_lift = not any(move.destination in r.captures for r in replies)
-        downs = [t for r in replies if (t := self._first_down(r)) is not None]
-        landed = min(downs, default=float("inf"))
+        landed = self._reply_down(replies)
         lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(
             down
