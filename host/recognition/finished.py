@@ -151,15 +151,26 @@ class MoveFinished:
         landed: the mover's piece was still travelling (the landing may be its own
         touch-down), the opponent still holding what they touched. (Not when the reply
         takes that piece: taking it off empties the square.)"""
+        left_at = self._left_its_end(move)
+        if left_at is None or self._takes_it(move, replies):
+            return False
+        if self._first_lifted(replies, missing=float("inf")) >= self.reached[move]:
+            return False
+        return left_at < self._reply_down(replies)
+
+    def _left_its_end(self, move: Move) -> float | None:
+        """When `move`'s piece was last lifted off its destination after it was seen
+        there (None if it has not been since)."""
         reached = self.reached.get(move)
         left_at = self.lifted_at.get(move.destination)
         if reached is None or left_at is None or left_at <= reached:
-            return False
-        if any(move.destination in r.captures for r in replies):
-            return False
-        if self._first_lifted(replies, missing=float("inf")) >= reached:
-            return False
-        return left_at < self._reply_down(replies)
+            return None
+        return left_at
+
+    @staticmethod
+    def _takes_it(move: Move, replies: list[Move]) -> bool:
+        """Does one of the replies capture `move`'s piece (emptying its square)?"""
+        return any(move.destination in r.captures for r in replies)
 
     def _reply_down(self, replies: list[Move]) -> float:
         """When the first of the replies' pieces came down on its end square this turn
@@ -234,9 +245,8 @@ class MoveFinished:
         reply's way, the reply's piece cannot have come down there either. Either way
         the mover's piece was still travelling (a king touching down on the way, a
         loop going on while the opponent held a touched piece), not finished there."""
-        reached = self.reached.get(move)
-        left_at = self.lifted_at.get(move.destination)
-        if reached is None or left_at is None or left_at <= reached:
+        left_at = self._left_its_end(move)
+        if left_at is None:
             return False
         theirs = {m.origin for m in replies}  # (put back: a bounce, a lift and return)
         reply_lifted = self._first_lifted(replies, missing=float("inf"))
@@ -246,7 +256,7 @@ class MoveFinished:
         way = set().union(*(trajectory(variant, r) for r in replies))
         # (a reply that takes the piece emptied its square: every piece put down after
         # the reply's lift may be the reply's, held on a wrong square)
-        after_lift = not any(move.destination in r.captures for r in replies)
+        after_lift = not self._takes_it(move, replies)
         landed = self._reply_down(replies)
         lifts = [(t, sq) for t, sq, down in self.changes if not down]
         return any(

@@ -175,7 +175,7 @@ class BoardReading:
         if reading.kind != "final" or move is None:
             return False
         landed = self.evidence.placed_at.get(move.destination)
-        placed = {sq for t, sq, down in self.evidence.changes if down and t == now}
+        placed = self.evidence.changed_at(now, down=True)
         return landed is not None and any(
             square not in (move.origin, move.destination)
             and square in self.turn.expected - move.captures
@@ -187,7 +187,7 @@ class BoardReading:
         """Does the last move's re-read differ from it only by captured pieces taken off
         (same piece, same square) that are pieces the next player may move now?"""
         more = self._more_taken(open_move, reopened)
-        if self.turn.expected - self._board() - more - open_move.acted:
+        if self._off_besides(open_move, more):
             return False  # another of their pieces lifted: those were captured pieces
         return bool(more) and more <= {m.origin for m in self.turn.moves}
 
@@ -197,11 +197,15 @@ class BoardReading:
         those pieces were the capture's, taken off (the capture went on)."""
         more = self._more_taken(open_move, reopened)
         position = self.game.position
-        lifted = self.turn.expected - self._board() - more - open_move.acted
         return bool(more) and any(
             (piece := position.piece_at(sq)) is not None and piece.color == position.turn
-            for sq in lifted
+            for sq in self._off_besides(open_move, more)
         )
+
+    def _off_besides(self, open_move: Reopened, more: frozenset[int]) -> frozenset[int]:
+        """The squares off the board since the last move counted, beyond the pieces
+        its re-read takes (`more`) and those already lifted when it counted."""
+        return self.turn.expected - self._board() - more - open_move.acted
 
     @staticmethod
     def _lands_both_ways(reading: Reading, reopened: Reading) -> bool:

@@ -91,6 +91,16 @@ class TurnEvidence(StillBoard, MoveFinished):
         for square in placed:
             self.placed_at[square] = now
 
+    def changed_at(self, now: float, *, down: bool) -> set[int]:
+        """The squares filled (`down`) or emptied at `now`, the latest change."""
+        squares: set[int] = set()
+        for t, square, placed in reversed(self.changes):
+            if t != now:
+                break
+            if placed == down:
+                squares.add(square)
+        return squares
+
     def note(self, reading: Reading, now: float, touched: frozenset[int] = frozenset()) -> None:
         """The board as read in this turn (not as a move going on or a reply), with
         the next player's pieces `touched` (lifted) if so read."""
@@ -106,11 +116,8 @@ class TurnEvidence(StillBoard, MoveFinished):
             removed = {sq for p in reading.found for sq in p.removed}
             if reading.move is not None:
                 removed |= reading.move.captures
-            for t, square, down in reversed(self.changes):
-                if t != now:
-                    break
-                if not down and square in removed - touched:
-                    self.taken_off[square] = now
+            for square in self.changed_at(now, down=False) & (removed - touched):
+                self.taken_off[square] = now
         moves = reading.in_hand()
         if moves:
             self.in_hand = (moves, None)
