@@ -23,6 +23,7 @@ from typing import Any
 from engine import Game, Position, Variant
 from host.bounce import without_bounce
 from host.errors import UserError
+from host.explanation import recogniser_class
 from host.hints import Hint
 from host.recognition.recogniser import Event, Recogniser
 
@@ -135,13 +136,15 @@ def replay(
     notices: bool = False,
     hint_level: str = "full",
     touch_move: bool = False,
+    recogniser: str = "classic",
 ) -> Recogniser:
-    """Run the stream; `output` receives each JSON record. Returns the final recogniser.
+    """Run the stream; `output` receives each JSON record. Returns the final recogniser
+    (`recogniser`: which one, see host/explanation/__init__.py).
 
     A malformed line raises `UserError` after the lines before it were replayed and the
     clock ran on (their moves are output first)."""
     position = Position.from_fen(fen, variant) if fen else variant.initial_position()
-    rec = Recogniser(
+    rec = recogniser_class(recogniser)(
         Game(variant, position), hint_level=hint_level, start=0.0, touch_move=touch_move
     )
     shown: tuple[dict[int, str], frozenset[int]] | None = None

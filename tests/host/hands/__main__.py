@@ -10,6 +10,7 @@ import sys
 import time
 
 from engine import VARIANTS
+from host.explanation import RECOGNISERS
 
 from .families import FAMILIES
 from .score import soak, table
@@ -34,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bounce", type=float, default=0.3, help="chance a switch chatters on a change"
     )
+    parser.add_argument(
+        "--recogniser", choices=RECOGNISERS, default=RECOGNISERS[0],
+        help="which recogniser replays the streams (default: %(default)s)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
@@ -49,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         touch_move=forced,
         scan=tuple(args.scan),
         bounce=args.bounce,
+        recogniser=args.recogniser,
     )
     print(table(tallies))
     print(f"\n{time.monotonic() - began:.1f} s", file=sys.stderr)

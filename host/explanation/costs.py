@@ -1,0 +1,223 @@
+"""What each hand action costs: the one place where human timing enters recognition.
+
+A story (host/explanation/story.py) explains the switch history by hand actions;
+its cost is how surprising those actions are, in units where two stories whose
+costs differ by less than MARGIN both still stand. A cost is roughly a negative
+log-likelihood: an action every hand makes costs nothing, a clumsy one a little,
+one no hand makes (a piece left on a square where the game has none) a lot.
+
+Time enters in two ways.
+
+- An action may be too fast for a hand: a piece that arrives within SLIDE of
+  leaving its square was pushed, not carried (`carry_cost`).
+- A condition may last too long: a hand touching a square it passes over does
+  not stay there, a knocked piece is put back at once. Such a condition costs
+  `rate * time` from when it began, up to a cap (`Term`); that is how time
+  passing with the board still becomes evidence.
+
+Each figure below says the human timing it stands for and where that figure
+comes from. Where it is a judgement it says so. The hand families of
+tests/host/hands check them from both sides.
+
+Sources:
+- [MTM] MTM-1 motion time tables (MTM Association e.V.; 1 TMU = 36 ms): Grasp G1A
+  (pick up an isolated object) 2.0 TMU = 72 ms; Release RL1 (open the fingers)
+  2.0 TMU = 72 ms; Move M-B over 2.5 cm about 3 TMU = 0.1 s. Stored copies:
+  https://www.citeman.com/165-motion-time-systems.html (TMU), the MTM-1 tables at
+  https://www.scribd.com/document/706829238/MTM1-Tables (grasp, move).
+- [RT] Human simple visual reaction time: 150 to 300 ms, about 250 ms on average,
+  100-120 ms only for trained athletes (e.g.
+  https://scienceinsights.org/what-is-the-average-reaction-time-of-a-human).
+- [PICO] PicoChess waits 3 s for a stable board before asking to set the pieces,
+  "enough for sliding pieces around" (github.com/jromang/picochess issue 152);
+  lichess's DGT bridge quarantines a doubtful move 2.5 s (github.com/lichess-org/lila
+  pull 7417); /work/shared/EBOARD-LESSONS.md: wait 3-4 s before nagging.
+- [SCAN] The board itself: two agreeing 10-20 ms scans (hardware/debounce.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# -- the scale ---------------------------------------------------------------------------
+
+#: two stories whose costs differ by less than this both stand: the plies they disagree
+#: on are not committed (host/explanation/verdict.py)
+MARGIN = 1.0
+#: a story costing this much more than the best is dropped (it could only come back
+#: through several surprises)
+DROP = 7.0
+#: stories kept at most after each change (the cheapest); with DROP this bounds memory
+BEAM = 24
+#: a piece left where no story can have it (a wrong board): the cost of "someone put a
+#: piece there for no reason of the game". Larger than DROP - MARGIN's worth of
+#: ordinary surprises, so a legal story always wins over a wrong one when one exists
+WRONG = 3.0
+
+# -- how long a hand stays (the conditions) ------------------------------------------------
+
+#: A piece in the hand touching a square on its way (a slide passing over, a hand
+#: hovering) stays well under this; a piece put down stays longer. Putting a piece
+#: down deliberately is a position and a release: about 0.07 s to let go [MTM RL1]
+#: after the piece has come to rest, and a hand carrying a piece on does not rest it
+#: that long. A brush of a square costs MARGIN after this long: a legal final board
+#: that stayed SETTLE is the move, not a brush (the commit of a still board).
+SETTLE = 0.25
+#: A piece touching down on a landing square of a multi-capture (the player shows the
+#: way, then goes on), or a pause between two captured pieces taken off, lasts up to
+#: about 0.6 s at a normal pace (judgement, from watching club play: a touch-down is a
+#: deliberate stop, about twice a placement). Costs MARGIN after HOLD: a shorter
+#: capture's final board on the way of a longer one counts once it stayed HOLD.
+HOLD = 0.65
+#: The position before the last move (or the initial position) shown by hand must stay
+#: this long to be read as a takeback (or a new game): setting back two or more pieces
+#: on purpose takes a hand at least two placements, and the board must not read a king
+#: sliding back across its own square as a takeback (judgement).
+CALM = 0.5
+#: A board no story explains (only wrong ones) is left alone this long before the
+#: board says so and guides: hands are often still moving [PICO].
+GRACE = 3.0
+#: A knocked piece is put back at once; one left off its square, or on a neighbour,
+#: costs MARGIN after this long (judgement: the hand that knocked it notices within a
+#: reaction time [RT] and pushes it back within about half a second).
+KNOCK_STAYS = 0.5
+#: A piece lifted out of turn (a touch) is put back within about a second (judgement:
+#: the touch families of tests/host/hands put it back within 0.8 s of the landing).
+TOUCH_HELD = 1.0
+#: A player carries the moving piece to its square within about a second; slow players
+#: think with it in the hand for several (judgement). Only matters between two stories
+#: that disagree on who holds what while the board stays still.
+AIR = 1.0
+#: A piece of the next player's held in the air since before the move it answers began
+#: (touched, then played): no more than a touch would cost, plus this.
+HELD_EARLY = 0.5
+
+# -- how fast a hand is (the actions) ---------------------------------------------------------
+
+#: A hand carrying a piece from one square to another needs at least a grasp and a
+#: release, 0.14 s [MTM G1A + RL1]; a piece that arrives within this of leaving its
+#: square was pushed (a knock sliding it), never carried.
+SLIDE = 0.06
+#: A piece slid along a diagonal (a king touching down a square further on its way)
+#: needs at least this long per square: its magnet leaves one switch and reaches the
+#: next, about 4-5 cm at a hand's top speed of 2-3 m/s (judgement).
+STEP = 0.02
+#: Changes this close together are one moment: a scan or two of the switch matrix,
+#: and a switch still chattering may show the later change first [SCAN].
+TOGETHER = 0.05
+
+# -- what each action costs --------------------------------------------------------------
+
+#: The piece in the hand coming down on a square it does not stay on (a brush, a
+#: hover): a hand carrying a piece seldom touches the board on its way, and every
+#: touch is a small surprise (judgement). Its rest costs the rest of MARGIN by SETTLE.
+BRUSH = 0.3
+#: The opponent lifting one of their pieces out of turn (a touch, to be put back).
+#: Cheap: hands do it all the time. With a brush's cost it decides when the next
+#: player's start proves a move that just landed: once the piece has stood about
+#: SETTLE * (1 - TOUCH / MARGIN) = 0.2 s (the old BRUSH).
+TOUCH = 0.2
+#: A piece knocked off its square (rocked off the switch, or pushed to a neighbour).
+KNOCK = 0.5
+#: A second piece lifted out of turn by a hand that already holds one.
+SECOND = 0.8
+#: The last move's piece lifted again and carried on (touch-move off): players do it,
+#: but less often than they leave a released piece alone; and the longer it stood, the
+#: surer its move (`reopen_cost`).
+REOPEN = 0.5
+#: A captured piece put back on its own square (the player changed their mind).
+UNDO_REMOVAL = 0.3
+#: Lifting a piece that has no legal move (the capture alert).
+IMMOVABLE = 0.4
+#: A piece that came down faster than a hand can carry it (see `carry_cost`).
+TOO_FAST = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A condition that grows more costly while it lasts: `rate` per second from
+    `start`, never more than `cap`; `usual` is what it costs when it has lasted as long
+    as such conditions usually do."""
+
+    start: float
+    rate: float
+    cap: float
+    usual: float = MARGIN
+
+    def at(self, now: float) -> float:
+        return min(self.cap, self.rate * max(0.0, now - self.start))
+
+    def ended(self, end: float) -> float:
+        """What the condition costs once it is over at `end`: nothing if it lasted no
+        longer than such conditions usually do (until its cost reached `usual`), then
+        what it cost beyond. (While it lasts, `at` weighs "it goes on" against "it is
+        over"; once over, only an overlong one is a surprise.)"""
+        return max(0.0, self.at(end) - self.usual)
+
+    def capped_at(self) -> float:
+        """When the cost reaches its cap."""
+        return self.start + self.cap / self.rate if self.rate > 0 else float("inf")
+
+
+def brush(start: float) -> Term:
+    """A piece in the hand resting on a square it only passes (or a destination it may
+    still leave): with the BRUSH it began with, MARGIN after SETTLE; past WRONG it is a
+    piece left on a wrong square."""
+    return Term(start, (MARGIN - BRUSH) / SETTLE, WRONG, usual=MARGIN - BRUSH)
+
+
+def touch_down(start: float) -> Term:
+    """A piece resting on a landing of a multi-capture (or on its end square with
+    captured pieces still coming off): MARGIN after HOLD."""
+    return Term(start, MARGIN / HOLD, WRONG)
+
+
+def removing(start: float) -> Term:
+    """A capture landed on its end square with captured pieces still to come off:
+    MARGIN after HOLD, but never a wrong board (the player may have forgotten them)."""
+    return Term(start, MARGIN / HOLD, 1.5 * MARGIN)
+
+
+def held(start: float) -> Term:
+    """A piece touched out of turn, still in the hand: free for TOUCH_HELD, then MARGIN
+    a second more (never a wrong board: the player may be thinking)."""
+    return Term(start + TOUCH_HELD, MARGIN, 1.5 * MARGIN)
+
+
+def in_air(start: float) -> Term:
+    """The moving piece in the hand: free for AIR, then MARGIN every two seconds."""
+    return Term(start + AIR, MARGIN / 2, 1.5 * MARGIN)
+
+
+def knocked(start: float) -> Term:
+    """A knocked piece not yet back: MARGIN after KNOCK_STAYS, WRONG at most."""
+    return Term(start, MARGIN / KNOCK_STAYS, WRONG)
+
+
+def carry_cost(elapsed: float, steps: float, *, from_rest: bool) -> float:
+    """The cost of the moving piece coming down `elapsed` seconds after it left a square
+    `steps` squares away along a diagonal (infinite: not on one). Picked up from where
+    it stood (`from_rest`: its own square), a hand needs SLIDE at least to carry it;
+    already travelling, TOGETHER, or STEP per square sliding along a diagonal."""
+    if from_rest:
+        fast = elapsed + 1e-9 < SLIDE
+    else:
+        fast = elapsed + 1e-9 < TOGETHER and elapsed + 1e-9 < STEP * steps
+    return TOO_FAST if fast else 0.0
+
+
+def reopen_cost(stood: float) -> float:
+    """The cost of carrying on a piece released `stood` seconds ago: REOPEN, plus half
+    a MARGIN a second it stood, up to two seconds (judgement: a player changes their
+    mind within a second or two of letting go, rarely later)."""
+    return REOPEN + MARGIN / 2 * min(max(stood, 0.0), 2.0)
+
+
+def held_early(early: float) -> float:
+    """The cost of a ply whose piece was lifted `early` seconds before its turn began (a
+    touch played on as the reply): nothing within TOGETHER (one moment), else
+    HELD_EARLY and MARGIN a second more, up to two seconds' worth (judgement: a piece
+    picked up while the opponent's is still in the air is more often put back)."""
+    if early <= TOGETHER:
+        return 0.0
+    return HELD_EARLY + MARGIN * min(early, 2.0)

@@ -1,0 +1,219 @@
+"""One explanation of the switch history: a story of hands playing the game.
+
+A `Story` says, since the last certain position (the base): which plies were
+played and when each was finished (`plies`), the game position after them, the
+ply underway (`Underway`: the piece in the hand or resting on a square, the
+captured pieces taken off), the pieces off their squares for other reasons
+(`Loose`: touched, knocked, put where the game has none), the captured pieces
+still standing (forgotten, `lingering`) and what the story costs.
+
+Invariant: a story accounts for every sensed square. Its board (`occupied`) is
+exactly the switches' board; every change extends it by hand actions that keep
+that true (host/explanation/lifts.py, places.py). Which piece stands on a square
+(`piece_at`) follows from where the story says it came from: one truth for the
+lights, the page and the guidance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine import Move, Position
+from engine.position import Piece
+from host.explanation.costs import WRONG, Term, in_air
+
+#: why a piece is off its own square (besides the ply underway)
+TOUCH = "touch"  # lifted out of turn by a hand, to be put back
+KNOCK = "knock"  # pushed off its switch, or onto a neighbour
+STRAY = "stray"  # put where no story of the game has it (a wrong board)
+CROWN = "crown"  # a crowned man lifted to stack a king on it
+GUIDED = "guided"  # put where the lights asked while the board was put right
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """A finished ply: the move, the position it was played from, and when the mover's
+    last action belonging to it was (its final landing, or the last captured piece
+    taken off when that came later, before the opponent's first action)."""
+
+    move: Move
+    before: Position
+    finished: float
+
+
+@dataclass(frozen=True, slots=True)
+class Underway:
+    """The ply of the side to move, in progress.
+
+    `origin` is the moving piece's square (None while only captured pieces are off);
+    `stops` the landing squares it touched down on, in order; `removed` the captured
+    pieces taken off. The piece is in the hand (`on` None) or resting on `on` since
+    `since` (then `rest` is what resting there costs as time goes on); `left` is the
+    square it last left, at `since` when in the hand. `was` is set when this is the last
+    committed move going on (read again), `bound` when it may only go back (touch-move).
+    `early`: how long before its turn began its piece was lifted (a touch played on),
+    until it comes down somewhere."""
+
+    origin: int | None
+    removed: frozenset[int] = frozenset()
+    stops: tuple[int, ...] = ()
+    lifted: bool = False
+    on: int | None = None
+    left: int | None = None
+    since: float = 0.0
+    last: float = 0.0
+    rest: Term | None = None
+    early: float = 0.0
+    was: Move | None = None
+    bound: bool = False
+
+    def key(self) -> tuple[object, ...]:
+        return (self.origin, self.removed, self.stops, self.lifted, self.on, self.was,
+                self.bound, self.early)
+
+
+@dataclass(frozen=True, slots=True)
+class Loose:
+    """A piece off its own square for a reason other than the ply underway: `home` is
+    its square in the story's position (None: it belongs nowhere), `at` where it
+    stands now (None: in a hand), `left` the square it last left, at `since`. Its
+    `term` (a knocked piece not back, a touched piece held long) runs until it is
+    back."""
+
+    kind: str
+    piece: Piece | None
+    home: int | None
+    at: int | None
+    left: int | None
+    since: float
+    hand: str | None = None
+    term: Term | None = None
+
+    def key(self) -> tuple[object, ...]:
+        return (self.kind, self.piece, self.home, self.at, self.hand)
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """One explanation of the switch history since the base (see the module docstring).
+
+    `fixed` is the cost of everything done so far; conditions still going on (the ply's
+    piece resting, a knocked piece not back) add their terms (`cost`). `acted`: the side
+    to move has started since the last ply finished (closing the last move to a
+    re-read); `turn_began`: when that turn began. `crowned`: the crowned man's
+    lift-and-return was seen."""
+
+    plies: tuple[Ply, ...]
+    position: Position
+    ply: Underway | None = None
+    loose: tuple[Loose, ...] = ()
+    lingering: tuple[tuple[int, Piece], ...] = ()
+    acted: bool = False
+    turn_began: float = 0.0
+    crowned: bool = False
+    fixed: float = 0.0
+    #: the conditions still going on (made from the fields above)
+    _terms: tuple[Term, ...] = field(default=(), init=False, repr=False, compare=False)
+    _key: tuple[object, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        found = [loose.term for loose in self.loose if loose.term is not None]
+        ply = self.ply
+        if ply is not None:
+            if ply.rest is not None:
+                found.append(ply.rest)
+            elif ply.lifted and ply.on is None:
+                found.append(in_air(ply.since))
+        object.__setattr__(self, "_terms", tuple(found))
+
+    # -- cost --------------------------------------------------------------------------
+
+    def terms(self) -> tuple[Term, ...]:
+        """The conditions still going on, each growing costlier while it lasts."""
+        return self._terms
+
+    def cost(self, now: float) -> float:
+        cost = self.fixed
+        for term in self._terms:
+            cost += term.at(now)
+        return cost
+
+    def wrong(self, now: float) -> bool:
+        """Does this story need a piece where no hand would leave it (a stray, or a
+        condition that lasted past all plausibility)? Then the board is unexplained."""
+        if any(loose.kind == STRAY for loose in self.loose):
+            return True
+        return any(term.cap >= WRONG and term.at(now) >= term.cap for term in self.terms())
+
+    def key(self) -> tuple[object, ...]:
+        """What the story says, its costs and times aside: two stories with one key are
+        the same explanation and only the cheaper is kept."""
+        if self._key is None:
+            key = (
+                tuple(p.move for p in self.plies),
+                self.ply.key() if self.ply is not None else None,
+                frozenset(loose.key() for loose in self.loose),
+                self.lingering,
+                self.acted,
+                self.crowned,
+            )
+            object.__setattr__(self, "_key", key)
+        return self._key  # type: ignore[return-value]
+
+    # -- the board it accounts for --------------------------------------------------------
+
+    def occupied(self) -> frozenset[int]:
+        """The board this story says the switches show."""
+        board = set(self.position.occupied())
+        ply = self.ply
+        if ply is not None:
+            board -= ply.removed
+            if ply.lifted and ply.origin is not None:
+                board.discard(ply.origin)
+            if ply.on is not None:
+                board.add(ply.on)
+        for loose in self.loose:
+            if loose.home is not None:
+                board.discard(loose.home)
+        for loose in self.loose:
+            if loose.at is not None:
+                board.add(loose.at)
+        board.update(sq for sq, _ in self.lingering)
+        return frozenset(board)
+
+    def piece_at(self, square: int) -> Piece | None:
+        """The piece this story has on `square` (None: one from outside the game)."""
+        ply = self.ply
+        if ply is not None and ply.on == square and ply.origin is not None:
+            return self.position.piece_at(ply.origin)
+        for loose in self.loose:
+            if loose.at == square:
+                return loose.piece
+        for sq, piece in self.lingering:
+            if sq == square:
+                return piece
+        return self.position.piece_at(square)
+
+    def loose_at(self, square: int) -> Loose | None:
+        for loose in self.loose:
+            if loose.at == square:
+                return loose
+        return None
+
+    def is_home(self, square: int) -> bool:
+        """Does the position's own piece stand on `square`, on its square?"""
+        ply = self.ply
+        if ply is not None and (
+            (ply.lifted and ply.origin == square) or square in ply.removed or ply.on == square
+        ):
+            return False
+        if any(loose.home == square or loose.at == square for loose in self.loose):
+            return False
+        return self.position.piece_at(square) is not None
+
+    def lingering_squares(self) -> frozenset[int]:
+        return frozenset(sq for sq, _ in self.lingering)
+
+    def with_cost(self, extra: float) -> Story:
+        return replace(self, fixed=self.fixed + extra) if extra else self
+

@@ -1,0 +1,74 @@
+"""What the stories agree on: the plies to commit.
+
+Every story claims the plies it has played since the base (a story whose last
+ply is open again, carried on, still claims it as it was: going on proves
+nothing yet). The board commits exactly the plies on which every story within
+MARGIN of the best agrees; where two stories fit, they disagree and nothing is
+committed until the hands tell them apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine import Move
+from host.explanation.story import Story
+
+
+def claims(story: Story) -> tuple[Move, ...]:
+    """The plies `story` says were played since the base."""
+    moves = tuple(ply.move for ply in story.plies)
+    if story.ply is not None and story.ply.was is not None:
+        moves = (*moves, story.ply.was)
+    return moves
+
+
+def agreement(stories: list[Story]) -> tuple[Move, ...]:
+    """The longest run of plies every story in `stories` claims."""
+    runs = [claims(story) for story in stories]
+    shortest = min(len(run) for run in runs)
+    agreed: list[Move] = []
+    for i in range(shortest):
+        move = runs[0][i]
+        if any(run[i] != move for run in runs[1:]):
+            break
+        agreed.append(move)
+    return tuple(agreed)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What to do with the committed game: replace its last move by `corrected` (the
+    same piece went on), then commit `new`, each with when it was finished."""
+
+    corrected: tuple[Move, float] | None
+    new: tuple[tuple[Move, float], ...]
+
+    def __bool__(self) -> bool:
+        return self.corrected is not None or bool(self.new)
+
+
+def verdict(stories: list[Story], best: Story, committed: Move | None) -> Verdict:
+    """The change to the committed game that `stories` (those within MARGIN) agree on.
+    `committed`: the game's last move when the stories' first ply is it (None when the
+    base is the game's start); `best` gives the times a ply was finished."""
+    agreed = agreement(stories)
+    finished = {ply.move: ply.finished for ply in best.plies}
+    open_at = 0 if committed is None else 1
+    corrected = None
+    if committed is not None and agreed:
+        if agreed[0] != committed:
+            if agreed[0].origin != committed.origin:
+                return Verdict(None, ())  # (another piece: not a move going on)
+            corrected = (agreed[0], finished.get(agreed[0], 0.0))
+    new = tuple((move, finished.get(move, 0.0)) for move in agreed[open_at:])
+    return Verdict(corrected, new)
+
+
+def rebased(story: Story, committed: tuple[Move, ...]) -> Story | None:
+    """`story` counted from the position before the last of `committed` (the plies
+    committed since its base), or None if it does not claim them all."""
+    run = claims(story)
+    if run[: len(committed)] != committed:
+        return None
+    return replace(story, plies=story.plies[len(committed) - 1 :])
