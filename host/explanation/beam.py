@@ -4,7 +4,7 @@ Each change of the switches extends every story by every hand action that could
 cause it (host/explanation/lifts.py, places.py); stories that end up saying the
 same thing are merged (the cheaper kept); then only the cheapest are kept: at
 most BEAM, none more than DROP above the best. Changes seen in one scan happened
-in an order nobody knows: both orders (lifts first, places first) are tried.
+in an order nobody knows: the orders that matter are tried (`_orders`).
 
 Costs move with time (a piece resting, a knocked piece not back): `next_change`
 says when the ranking may change if the board stays as it is, so the recogniser
@@ -14,6 +14,7 @@ knows when to look again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import permutations
 
 from host.explanation import costs
 from host.explanation.lifts import on_lift
@@ -40,11 +41,12 @@ class Beam:
         self, now: float, lifted: frozenset[int], placed: frozenset[int], ctx: Context
     ) -> None:
         """Extend every story by one scan's changes."""
-        ups = [(sq, True) for sq in sorted(lifted)]
-        downs = [(sq, False) for sq in sorted(placed)]
-        orders = [ups + downs]
-        if ups and downs:
-            orders.append(downs + ups)
+        orders = [
+            first + second
+            for ups in _orders([(sq, True) for sq in sorted(lifted)])
+            for downs in _orders([(sq, False) for sq in sorted(placed)])
+            for first, second in ((ups, downs), (downs, ups))[: 2 if ups and downs else 1]
+        ]
         found: list[Story] = []
         for story in self.stories:
             for order in orders:
@@ -114,6 +116,14 @@ class Beam:
                     if wait > EPS:
                         soon = min(soon, now + wait)
         return soon if soon < float("inf") else None
+
+
+def _orders(changes: list[tuple[int, bool]]) -> list[list[tuple[int, bool]]]:
+    """The orders in which changes seen in one scan may have happened: every order of
+    up to three, else as sorted and reversed."""
+    if len(changes) <= 3:
+        return [list(order) for order in permutations(changes)]
+    return [changes, changes[::-1]]
 
 
 def _first(item: tuple[float, Story]) -> float:

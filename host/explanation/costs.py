@@ -98,10 +98,6 @@ HELD_EARLY = 0.5
 #: release, 0.14 s [MTM G1A + RL1]; a piece that arrives within this of leaving its
 #: square was pushed (a knock sliding it), never carried.
 SLIDE = 0.06
-#: A piece slid along a diagonal (a king touching down a square further on its way)
-#: needs at least this long per square: its magnet leaves one switch and reaches the
-#: next, about 4-5 cm at a hand's top speed of 2-3 m/s (judgement).
-STEP = 0.02
 #: Changes this close together are one moment: a scan or two of the switch matrix,
 #: and a switch still chattering may show the later change first [SCAN].
 TOGETHER = 0.05
@@ -121,10 +117,10 @@ TOUCH = 0.2
 KNOCK = 0.5
 #: A second piece lifted out of turn by a hand that already holds one.
 SECOND = 0.8
-#: The last move's piece lifted again and carried on (touch-move off): players do it,
-#: but less often than they leave a released piece alone; and the longer it stood, the
-#: surer its move (`reopen_cost`).
-REOPEN = 0.5
+#: The last move's piece lifted again by its player before the opponent acted (to
+#: carry it on, touch-move off, or to adjust it): no more surprising than a touch at
+#: first; the longer it stood, the surer its move (`reopen_cost`).
+REOPEN = 0.2
 #: A captured piece put back on its own square (the player changed their mind).
 UNDO_REMOVAL = 0.3
 #: Lifting a piece that has no legal move (the capture alert).
@@ -180,13 +176,14 @@ def removing(start: float) -> Term:
 
 def held(start: float) -> Term:
     """A piece touched out of turn, still in the hand: free for TOUCH_HELD, then MARGIN
-    a second more (never a wrong board: the player may be thinking)."""
-    return Term(start + TOUCH_HELD, MARGIN, 1.5 * MARGIN)
+    a second, up to just under a wrong board (like the moving piece in the hand)."""
+    return Term(start + TOUCH_HELD, MARGIN, WRONG - MARGIN / 2)
 
 
 def in_air(start: float) -> Term:
-    """The moving piece in the hand: free for AIR, then MARGIN every two seconds."""
-    return Term(start + AIR, MARGIN / 2, 1.5 * MARGIN)
+    """The moving piece in the hand: free for AIR, then MARGIN a second, up to just
+    under a wrong board (a player may think with the piece in the hand)."""
+    return Term(start + AIR, MARGIN, WRONG - MARGIN / 2)
 
 
 def knocked(start: float) -> Term:
@@ -197,19 +194,21 @@ def knocked(start: float) -> Term:
 def carry_cost(elapsed: float, steps: float, *, from_rest: bool) -> float:
     """The cost of the moving piece coming down `elapsed` seconds after it left a square
     `steps` squares away along a diagonal (infinite: not on one). Picked up from where
-    it stood (`from_rest`: its own square), a hand needs SLIDE at least to carry it;
-    already travelling, TOGETHER, or STEP per square sliding along a diagonal."""
+    it stood (`from_rest`: its own square), a hand needs SLIDE at least to carry it.
+    Already travelling, it may slide along its diagonal as fast as a hand moves (its
+    magnet leaves one switch and reaches the next within a scan or two); elsewhere it
+    needs TOGETHER at least."""
     if from_rest:
         fast = elapsed + 1e-9 < SLIDE
     else:
-        fast = elapsed + 1e-9 < TOGETHER and elapsed + 1e-9 < STEP * steps
+        fast = steps == float("inf") and elapsed + 1e-9 < TOGETHER
     return TOO_FAST if fast else 0.0
 
 
 def reopen_cost(stood: float) -> float:
-    """The cost of carrying on a piece released `stood` seconds ago: REOPEN, plus half
-    a MARGIN a second it stood, up to two seconds (judgement: a player changes their
-    mind within a second or two of letting go, rarely later)."""
+    """The cost of lifting again a piece released `stood` seconds ago (to carry it on,
+    or to adjust it): REOPEN, plus half a MARGIN a second it stood, up to two seconds
+    (judgement: a player changes their mind within a second or two of letting go)."""
     return REOPEN + MARGIN / 2 * min(max(stood, 0.0), 2.0)
 
 

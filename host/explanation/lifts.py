@@ -113,10 +113,8 @@ def _other_lifted(
     A piece every path of the capture underway takes is taken off: a touch or a knock
     would only be the same story told with a surprise."""
     found = _taken_off(story, square, now, ctx)
-    if not found or not _taken_by_all(story, square, ctx):
-        found.append(_touched(story, square, piece, now))
-        found.append(_knocked(story, square, piece, now))
     last = story.plies[-1].move if story.plies else None
+    opened = None
     if last is not None and last.destination == square:
         if last.promotes and not story.crowned:
             crown = Loose(CROWN, piece, square, None, square, now)
@@ -124,6 +122,10 @@ def _other_lifted(
         opened = reopen(story, now, ctx, lifted=True)
         if opened is not None:
             found.append(opened)
+    if not found or not _taken_by_all(story, square, ctx):
+        if opened is None:  # (the last move's piece in its mover's hand: it goes on)
+            found.append(_touched(story, square, piece, now))
+        found.append(_knocked(story, square, piece, now))
     return found
 
 

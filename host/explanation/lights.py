@@ -72,9 +72,9 @@ def underway_hint(story: Story, rules: TurnRules) -> Hint:
         ends = {p.destination for p in paths}
         build.add("destination", ends)
         for p in paths:
-            if not ply.removed and not ply.stops and len(p.landings) > 1:
-                if p.landings[0] not in ends:
-                    build.add("landing", [p.landings[0]])
+            first = p.landings[0]
+            if not ply.removed and not ply.stops and len(p.landings) > 1 and first not in ends:
+                build.add("landing", [first])
         return build.build()
     for p in paths:
         if ply.on in p.landings[:-1]:

@@ -125,7 +125,8 @@ def _loose_down(
     story: Story, loose: Loose, square: int, now: float, ctx: Context
 ) -> list[Story]:
     """A loose piece in a hand comes down: home, slid on to a neighbour (a knock), where
-    the lights ask while the board is put right, or astray."""
+    the lights ask while the board is put right (a hand puts down the piece it lifted
+    last: that one only), or astray."""
     rest = tuple(other for other in story.loose if other is not loose)
     ended = loose.term.ended(now) if loose.term is not None else 0.0
     if square == loose.home:
@@ -141,13 +142,22 @@ def _loose_down(
     ):
         slid = replace(loose, at=square, left=loose.left)
         found.append(replace(story, loose=(*rest, slid)))
-    if square in ctx.put:
+    if square in ctx.put and loose.since >= _last_lift(story) - costs.TOGETHER:
         guided = replace(loose, kind=STRAY if loose.home is None else GUIDED, at=square,
                          term=None)
         found.append(replace(story, loose=(*rest, guided), fixed=story.fixed + ended))
     astray = replace(loose, kind=STRAY, at=square, since=now, term=None)
     found.append(replace(story, loose=(*rest, astray), fixed=story.fixed + ended + costs.WRONG))
     return found
+
+
+def _last_lift(story: Story) -> float:
+    """When the piece lifted last among those in a hand left its square."""
+    times = [loose.since for loose in story.loose if loose.at is None]
+    ply = story.ply
+    if ply is not None and ply.lifted and ply.on is None:
+        times.append(ply.since)
+    return max(times, default=float("-inf"))
 
 
 def _put_back(story: Story, ply: Underway, square: int) -> Story:

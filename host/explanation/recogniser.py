@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine import Game, Move, Outcome
+from engine import Game, Move, Outcome, Position
 from engine.position import Piece
 from host.explanation import costs
 from host.explanation.beam import EPS, Beam
@@ -62,7 +62,9 @@ class Recogniser:
         #: True: a released piece has moved (club play); False: a move may go on
         self.touch_move = touch_move
         self.geometry = geometry_for(self.variant)
-        self.initial = self.variant.initial_position().occupied()
+        self.initial: frozenset[int] = Position.from_fen(
+            self.variant.initial_fen(), self.variant
+        ).occupied()
         self.outcome: Outcome | None = game.outcome()
         #: the only moves accepted this turn (None: every legal move); see `allow_only`
         self.allowed: tuple[Move, ...] | None = None
@@ -75,6 +77,8 @@ class Recogniser:
         self._frames: list[Hint] = []
         self._alerted = False
         self._block: frozenset[int] | None = None
+        #: the squares the lights last asked to take a piece from and put one on
+        self._guided: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
         self._now = start
         self.log = ChangeLog(game.position.occupied(), start)
         self.beam = Beam([self._fresh(start)])
@@ -122,11 +126,11 @@ class Recogniser:
             if self.check and (change.lifted | change.placed) - self.check:
                 self.check = frozenset()
             if len(change.lifted) + len(change.placed) > SWEEP:
-                self.beam = Beam([self._fresh(now)])
+                self.beam.replace([self._fresh(now)])
             else:
                 self.beam.advance(now, change.lifted, change.placed, self._context())
                 if not self.beam.stories:
-                    self.beam = Beam([self._fresh(now)])
+                    self.beam.replace([self._fresh(now)])
             self._crowning(now, events)
         self._evaluate(now, events)
         return events
@@ -144,7 +148,7 @@ class Recogniser:
         """When something may fall due if the board stays as it is (None: at rest)."""
         if self._block == self.sensed:
             return None
-        now, since = self._now, self.log.last
+        now = self._now
         found = [t for t in (self._beam_change(), self._board_level_due(), self._grace_due())
                  if t is not None and t > now + EPS]
         return min(found) if found else None
@@ -168,7 +172,7 @@ class Recogniser:
         self.crown = None
         self.check = frozenset()
         self.allowed = None
-        self.beam = Beam([self._fresh(now, keep_lingering=False)])
+        self.beam.replace([self._fresh(now, keep_lingering=False)])
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
         self._block = self.sensed if self.sensed != self.expected else None
         self._guide_now(now, events)
@@ -202,7 +206,7 @@ class Recogniser:
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         self._now = now
-        self.beam = Beam([self._fresh(now)])
+        self.beam.replace([self._fresh(now)])
         events: list[Event] = []
         self._guide_now(now, events)
         return events
@@ -211,14 +215,13 @@ class Recogniser:
 
     def _context(self) -> Context:
         allowed = None if self.allowed is None else frozenset(self.allowed)
-        guide = self.hint if self.correcting else Hint()
-        wrong = {sq for sq, role in guide.roles.items() if role == "wrong"}
+        take, put = self._guided if self.correcting else (frozenset(), frozenset())
         return Context(
             touch_move=self.touch_move,
             allowed=allowed,
             first_open=1 if self.game.moves else 0,
-            take=frozenset(wrong & guide.blink),
-            put=frozenset(wrong - guide.blink),
+            take=take,
+            put=put,
         )
 
     def _fresh(self, now: float, *, keep_lingering: bool = True) -> Story:
@@ -231,7 +234,7 @@ class Recogniser:
         if game.moves:
             plies = (Ply(game.moves[-1], game.positions[-2], float("-inf")),)
         lingering: tuple[tuple[int, Piece], ...] = ()
-        if keep_lingering and hasattr(self, "beam"):
+        if keep_lingering and hasattr(self, "beam") and self.beam.stories:
             best = self.beam.best(now)
             lingering = tuple(
                 (sq, p) for sq, p in best.lingering if sq in self.sensed and sq not in
@@ -348,7 +351,7 @@ class Recogniser:
         self.outcome = None
         self.crown = None
         self.allowed = None
-        self.beam = Beam([self._fresh(now)])
+        self.beam.replace([self._fresh(now)])
         events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))
 
     # -- whole-board readings ----------------------------------------------------------------------
@@ -398,18 +401,30 @@ class Recogniser:
     def _grace_due(self) -> float | None:
         if self.correcting or self.outcome is not None:
             return None
-        due = self.log.last + costs.GRACE
-        return due if self.beam.best_at(due).wrong(due) else None
+        return self.log.last + costs.GRACE
+
+    def _unexplained(self, now: float) -> bool:
+        """Does the board need putting right? When the best story needs a piece where
+        no hand would leave it; or when two stories fit a board at rest (no ply
+        underway in either) and disagree on what was played: the hands will not tell
+        them apart any more."""
+        if self.beam.best(now).wrong(now):
+            return True
+        within = self.beam.within(now)
+        if any(story.ply is not None for story in within):
+            return False
+        runs = {claims(story) for story in within}
+        return len(runs) > 1
 
     def _guide(self, now: float, events: list[Event]) -> None:
-        best = self.beam.best(now)
         if (
             not self.correcting
             and self.outcome is None
             and self.log.still_for(now) + EPS >= costs.GRACE
-            and best.wrong(now)
+            and self._unexplained(now)
         ):
             self.correcting = True
+            self._show(self._correction_hint(now))
             board = self.sensed - self.lingering
             missing, extra = sorted(self.expected - board), sorted(board - self.expected)
             events.append(Event("illegal-board", now, {"missing": missing, "extra": extra}))
@@ -432,7 +447,7 @@ class Recogniser:
             events.append(Event("check-colours", now, {"squares": sorted(doubtful)}))
         else:
             events.append(Event("board-ok", now))
-        self.beam = Beam([self._fresh(now)])
+        self.beam.replace([self._fresh(now)])
 
     def _guide_now(self, now: float, events: list[Event]) -> None:
         """Re-evaluate after the game changed under a still board; guide at once if wrong."""
@@ -441,7 +456,7 @@ class Recogniser:
             self.correcting = True
             self._show(self._correction_hint(now))
 
-    # -- lights -------------------------------------------------------------------------------------
+    # -- lights ------------------------------------------------------------------------------
 
     def _rules(self, story: Story) -> TurnRules:
         return self._context().rules(story)
@@ -451,7 +466,7 @@ class Recogniser:
         if self.outcome is not None:
             self._show(self._idle_hint())
             return
-        if self.correcting and best.wrong(now):
+        if self.correcting and self._unexplained(now):
             self._show(self._correction_hint(now))
             return
         ply = best.ply
@@ -461,13 +476,14 @@ class Recogniser:
                 self._no_move(best, rules, now, events)
                 return
             self._alerted = False
-            self._show(underway_hint(best, rules))
+            hint = underway_hint(best, rules)
         elif len(best.plies) > (1 if self.game.moves else 0):
             last = best.plies[-1]
-            self._show(done_hint(best, last.move, rules_for(last.before)))
+            hint = done_hint(best, last.move, rules_for(last.before))
         else:
             self._alerted = False
-            self._show(self._idle_hint(best))
+            hint = self._idle_hint(best)
+        self._show(self._with_forgotten(hint, now))
 
     def _no_move(self, best: Story, rules: TurnRules, now: float, events: list[Event]) -> None:
         """A piece that may not move is in the air: no destinations at all; while a
@@ -502,13 +518,31 @@ class Recogniser:
         )
 
     def _correction_hint(self, now: float) -> Hint:
+        """The next pair of squares to put right (kept as what the player was last told:
+        a piece they then put where the lights asked is explained by it)."""
         within = self.beam.within(now)
         pieces_at: dict[int, frozenset[Piece | None]] = {}
         for square in self.sensed:
             pieces_at[square] = frozenset(story.piece_at(square) for story in within)
-        return correction_hint(
+        hint = correction_hint(
             self.game.position.pieces(), self.sensed, self.lingering, pieces_at, self.geometry
         )
+        wrong = {sq for sq, role in hint.roles.items() if role == "wrong"}
+        self._guided = (frozenset(wrong & hint.blink), frozenset(wrong - hint.blink))
+        return hint
+
+    def _with_forgotten(self, hint: Hint, now: float) -> Hint:
+        """`hint` with every captured piece a standing story has forgotten lit `remove`
+        (where the stories disagree which capture it was, the pieces of each)."""
+        extra = {
+            sq for story in self.beam.within(now) for sq in story.lingering_squares()
+            if sq not in hint.roles
+        }
+        if not extra:
+            return hint
+        roles = dict(hint.roles)
+        roles.update(dict.fromkeys(extra, "remove"))
+        return Hint(dict(sorted(roles.items())), hint.blink)
 
     def _show(self, hint: Hint) -> None:
         rules = rules_for(self.game.position)

@@ -86,7 +86,7 @@ class TurnRules:
         return frozenset(self.paths[i].destination for i in paths)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def rules_for(position: Position, allowed: frozenset[Move] | None = None) -> TurnRules:
     """The rules of `position`, cached (positions are immutable)."""
     return TurnRules(position, allowed)

@@ -46,7 +46,7 @@ def compatible(rules: TurnRules, ply: Underway) -> tuple[Path, ...]:
     return _compatible(rules, ply.origin, ply.removed, ply.stops)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _compatible(
     rules: TurnRules, origin: int | None, removed: frozenset[int], stops: tuple[int, ...]
 ) -> tuple[Path, ...]:
@@ -132,7 +132,8 @@ def finish(story: Story, move: Move, finished: float) -> Story:
             held += piece.term.ended(finished) if piece.term is not None else 0.0
             continue
         loose.append(piece)
-    for square in move.captures - removed:
+    forgotten = move.captures - removed
+    for square in forgotten:
         captured = before.piece_at(square)
         assert captured is not None
         lingering[square] = captured
@@ -153,14 +154,14 @@ def _played_on(story: Story) -> Story:
     """The next player's turn has begun while they hold one of their own pieces
     (lifted out of turn): that piece is their ply underway, lifted early."""
     side = story.position.turn
-    held = [
+    mine = [
         piece for piece in story.loose
         if piece.kind == TOUCH and piece.at is None and piece.home is not None
         and piece.piece is not None and piece.piece.color == side
     ]
-    if not held:
+    if not mine:
         return story
-    latest = max(held, key=lambda piece: piece.since)
+    latest = max(mine, key=lambda piece: piece.since)
     assert latest.home is not None
     ply = Underway(
         origin=latest.home, lifted=True, left=latest.home, since=latest.since,

@@ -56,11 +56,10 @@ def verdict(stories: list[Story], best: Story, committed: Move | None) -> Verdic
     finished = {ply.move: ply.finished for ply in best.plies}
     open_at = 0 if committed is None else 1
     corrected = None
-    if committed is not None and agreed:
-        if agreed[0] != committed:
-            if agreed[0].origin != committed.origin:
-                return Verdict(None, ())  # (another piece: not a move going on)
-            corrected = (agreed[0], finished.get(agreed[0], 0.0))
+    if committed is not None and agreed and agreed[0] != committed:
+        if agreed[0].origin != committed.origin:
+            return Verdict(None, ())  # (another piece: not a move going on)
+        corrected = (agreed[0], finished.get(agreed[0], 0.0))
     new = tuple((move, finished.get(move, 0.0)) for move in agreed[open_at:])
     return Verdict(corrected, new)
 
