@@ -98,6 +98,16 @@ def limit_plies_left(variant: Variant, state: DrawState, position: Position) -> 
     return max(0, min(left)) if left else None
 
 
+def lone_king_ending(variant: Variant, position: Position) -> bool:
+    """Is the material one of the variant's endings limited against a lone king (the
+    stronger side's material in an endgame limit, the other side a single king)?"""
+    held = material(position)
+    return any(
+        limit.strong and limit.weak == ((1, 0),) and _stronger(limit, held)
+        for limit in variant.endgame_limits
+    )
+
+
 # ---------------------------------------------------------------- one limit
 def _key(limit: EndgameLimit, held: Material) -> object | None:
     """What must stay the same for this limit's count to go on; None when it does not apply."""
