@@ -59,6 +59,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "takeback": (240, 228, 66),  # yellow
     "choice": (0, 114, 178),  # blue: a variant or level chosen at the start
     "hint": (86, 180, 233),  # sky blue: ask for the best move
+    "clock": (0, 114, 178),  # blue: stop the clocks, or run them again (a timed game)
     # the computer's move, or a hint (host/computer_player.py): the piece to move
     "move-from": (255, 255, 255),  # white
 }

@@ -152,3 +152,5 @@ class EventHandling:
         # The new game's clock: the control chosen for it, started by its first change.
         self.game_clock = GameClock(self.clock_control, self.config.clock_warnings)
         self._clock_waits: str | None = "change"
+        if self.gestures is not None:  # the menu offers the clock in a timed game only
+            self.gestures.timed = self.game_clock.timed

@@ -159,7 +159,9 @@ def test_the_flag_ends_the_game_on_the_board_and_in_the_record(tmp_path: Path) -
     outcome = game.recogniser.outcome
     assert outcome is not None and (outcome.winner, outcome.reason) == ("B", "time")
     assert said(announcer)[-2:] == ["flag", "win"]
-    assert set(game.hint.roles.values()) == {"end"}  # the LEDs' end pattern
+    # The LEDs' end pattern: Black's pieces, blinking (a flag fall).
+    assert set(game.hint.roles.values()) == {"end"}
+    assert game.hint.blink == frozenset(game.hint.roles) == frozenset(range(1, 13)) - {11} | {15}
     record = game.journal.read()
     assert record is not None and record.result == "0-1" and record.reason == "time"
     (saved,) = (tmp_path / "games").glob("*.pdn")
@@ -187,3 +189,36 @@ def test_a_power_cut_loses_at_most_the_time_since_the_last_move(tmp_path: Path) 
     resumed.observe(105.0, after | {9})
     state = resumed.game_clock.state(105.0)
     assert state is not None and state["running"] == "B" and state["black"] == 56000
+
+
+def test_the_board_menu_stops_and_restarts_the_clock(tmp_path: Path) -> None:
+    """The spare piece's menu (host/gestures.py) has a clock square in a timed game."""
+    game, announcer = session(tmp_path, gestures=True)
+    run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
+    now = 2.0
+    board = game.sensed | {18}  # a spare piece put on the empty square 18
+    options: dict[int, str] = {}
+
+    def hold(squares: frozenset[int], seconds: float) -> None:
+        nonlocal now
+        for _ in range(int(seconds / 0.05)):
+            now += 0.05
+            game.observe(now, squares)
+
+    hold(board, 2.5)
+    assert game.gestures is not None and game.gestures.active
+    options = game.gestures._menu.options if game.gestures._menu else {}  # type: ignore[union-attr]
+    (clock_square,) = [sq for sq, option in options.items() if option == "clock"]
+    hold(game.sensed - {18}, 0.2)  # the spare piece in the hand...
+    hold(game.recogniser.expected | {clock_square}, 1.5)  # ...onto the clock square
+    state = game.game_clock.state(now)
+    assert state is not None and state["paused"] and "clock-paused" in said(announcer)
+    # The same square again restarts it.
+    hold(game.recogniser.expected, 3.0)
+    hold(game.recogniser.expected | {18}, 2.5)
+    options = game.gestures._menu.options if game.gestures._menu else {}  # type: ignore[union-attr]
+    (clock_square,) = [sq for sq, option in options.items() if option == "clock"]
+    hold(game.recogniser.expected, 0.2)
+    hold(game.recogniser.expected | {clock_square}, 1.5)
+    state = game.game_clock.state(now)
+    assert state is not None and not state["paused"] and "clock-resumed" in said(announcer)
