@@ -173,3 +173,10 @@ def test_out_of_time_in_an_ending_limited_against_a_lone_king_is_a_draw():
     # Brazilian has no endgame limit: a lone king that runs out of time loses.
     game = Game.from_fen("W:WK29,K30,K31:BK1", "brazilian")
     assert game.on_time("B").winner == "W"
+
+
+def test_many_kings_against_one_are_no_regulation_draw():
+    """Russian 7.2.4 limits any number of kings against one; only three or fewer make
+    the FMJD's regulation draw."""
+    assert Game.from_fen("W:WK29,K30,K31:BK1", "russian").on_time("W").winner is None
+    assert Game.from_fen("W:WK29,K30,K31,K32:BK1", "russian").on_time("B").winner == "W"
