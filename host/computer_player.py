@@ -15,6 +15,20 @@ side to move is the computer's (`Session.players`):
 3. any change of position (a move, a takeback, a new game, an end, other
    players) cancels the search at once, so a stale move is never lit.
 
+The worker is started and made ready for the variant as soon as a game has a
+computer side (`Opponent.prepare`), not at its first turn, so the first move
+spends its time searching. On a game clock (`clock_of`, set by whoever keeps
+the clocks) each search's time follows the clock left, the increment, and
+how long hands take to carry the computer's moves out.
+
+A draw offered to the computer (`Session.offer_draw`, bus update
+"draw-offer") is answered by `engine.search.offers`: from its search's score
+of the position as it stands: the score of its own search if it is thinking
+about its move (answered when that ends), of the search behind its lit move,
+or of a `DRAW_SEARCH` seconds' search on the person's turn. Accepted, the game
+ends by agreement; declined, the reason is said. A move played meanwhile
+lapses the offer, as at a table.
+
 A hint (the page's button, the board's command menu) searches the best move
 for the person to move for `HINT_SEARCH` seconds and lights it over the
 game's frame for `HINT_SHOW` seconds, or until the board changes. On the
@@ -26,11 +40,15 @@ as the pieces that must capture blink when another piece is lifted.
 from __future__ import annotations
 
 import logging
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import Move
+from engine.search.api import Analysis
+from engine.search.levels import Clock
+from engine.search.offers import OPENING_MOVES, answer_draw_offer
 from host.bus import Update
 from host.errors import UserError
 from host.hints import Hint, blinking, move_hint
@@ -46,6 +64,10 @@ HINT_SEARCH = 2.0
 HINT_SHOW = 6.0
 #: seconds the computer's move blinks when a hint is refused on its turn
 REFUSED_SHOW = 4.0
+#: seconds the computer searches a position on the person's turn to answer a draw offer
+DRAW_SEARCH = 1.0
+#: carry-outs of its moves the computer remembers to plan its clock (their median counts)
+HANDLING_KEPT = 5
 
 Post = Callable[[Callable[[], None]], Any]
 
@@ -55,7 +77,7 @@ class _Asked:
     """What a search was asked about: the game as it stood, and why."""
 
     key: tuple[object, ...]
-    purpose: str  # "move" or "hint"
+    purpose: str  # "move", "hint" or "draw" (a draw offer's evaluation)
 
 
 @dataclass(frozen=True)
@@ -92,6 +114,15 @@ class ComputerPlayer:
         self.move: Move | None = None
         self.move_text: str | None = None
         self._shown: _Shown | None = None
+        #: what the search behind the lit move saw (a draw offer is answered from it)
+        self._lit: tuple[tuple[object, ...], Analysis] | None = None
+        #: a draw offer waiting for the search about the computer's move: its position key
+        self._offer: tuple[object, ...] | None = None
+        #: the computer's clock for a side, (time left, increment) in ms; None without one
+        self.clock_of: Callable[[str], tuple[float, float] | None] = _no_clock
+        #: seconds hands took to carry out its last moves, and since when its move is lit
+        self._handling: list[float] = []
+        self._lit_since: float | None = None
         self._unsubscribe = session.subscribe(self._follow)
         session.overlay = self._overlay
 
@@ -149,6 +180,8 @@ class ComputerPlayer:
             raise UserError("it is the computer's turn: carry out its lit move")
         if self._job is not None and self._asked is not None and self._asked.purpose == "hint":
             return  # already looking
+        if self._job is not None and self._asked is not None and self._asked.purpose == "draw":
+            raise UserError("the computer is thinking about the draw offer")
         self._stop()
         self._asked = _Asked(self._key(), "hint")
         self._job = self.opponent.hint(
@@ -166,6 +199,13 @@ class ComputerPlayer:
                 log.info("hint refused: %s", error)
                 self._refuse_hint()
             return
+        if update.kind == "draw-offer":
+            self._draw_offered(update.data["side"])
+            return
+        if update.kind == "move" and self._lit_since is not None:  # only its move was allowed
+            self._carried_out(float(update.data.get("finished", update.time)))
+        if update.kind == "new-game" and self._opponent is not None:
+            self._opponent.new_game()
         if update.kind in ("move", "takeback", "new-game", "outcome", "settings"):
             self._consider()
         elif update.kind == "notice" and update.data.get("notice") == "illegal-board":
@@ -182,6 +222,12 @@ class ComputerPlayer:
         players = tuple(sorted(session.players.items()))
         return (game.variant.name, game.fen(), len(game.moves), players)
 
+    def _computer_side(self) -> str | None:
+        """The side the computer plays when it plays exactly one, else None."""
+        session = self.session
+        levels = computer_levels(session.players, session.config.computer_level)
+        return next(iter(levels)) if len(levels) == 1 else None
+
     def _computer_to_move(self) -> int | None:
         """The computer's level if it is to move in a game that goes on, else None."""
         session = self.session
@@ -191,12 +237,16 @@ class ComputerPlayer:
         return levels.get(session.game.position.turn)
 
     def _consider(self) -> None:
-        """After any change: drop what is stale, then think if it is the computer's turn."""
+        """After any change: drop what is stale, get the worker ready for a game with the
+        computer, then think if it is the computer's turn."""
         key = self._key()
         if self._asked is not None and self._asked.key != key:
             self._stop()
         if self._shown is not None and self._shown.key != key:
             self._shown = None
+        if self._offer is not None and self._offer != key:
+            self._offer = None  # a move was played: the offer lapsed
+        self._warm_up()
         level = self._computer_to_move()
         if level is None:
             if self.move is not None or self.session.recogniser.allowed is not None:
@@ -212,7 +262,9 @@ class ComputerPlayer:
         self.session.allow_only(now, [])  # nobody plays the computer's side meanwhile
         self._asked = _Asked(key, "move")
         try:
-            self._job = self.opponent.start(self.session.game, level, on_result=self._from_worker)
+            side = self.session.game.position.turn
+            self._job = self.opponent.start(self.session.game, level, clock=self._clock(side),
+                                            on_result=self._from_worker)
         except (OpponentError, OSError, ValueError) as error:
             self._asked = None
             self._job = None
@@ -220,6 +272,34 @@ class ComputerPlayer:
             log.warning("the computer cannot play: %s", error)
             return
         self._publish("thinking")
+
+    def _warm_up(self) -> None:
+        """Start the worker and build the search for this variant when a game that goes on
+        has a computer side: its first move then finds everything ready."""
+        session = self.session
+        if session.recogniser.outcome is not None:
+            return
+        if not computer_levels(session.players, session.config.computer_level):
+            return
+        try:
+            self.opponent.prepare(session.game.variant)
+        except (OpponentError, OSError) as error:
+            log.warning("the computer's search cannot start: %s", error)
+
+    def _clock(self, side: str) -> Clock | None:
+        """The computer's clock for `side` now, with what carrying out its moves costs."""
+        clock = self.clock_of(side)
+        if clock is None:
+            return None
+        left, increment = clock
+        handling = statistics.median(self._handling) if self._handling else 0.0
+        return Clock(max(0.0, left), max(0.0, increment), 1000 * handling)
+
+    def _carried_out(self, now: float) -> None:
+        """The computer's lit move was played on the board: remember how long that took."""
+        if self._lit_since is not None:
+            self._handling = [*self._handling, max(0.0, now - self._lit_since)][-HANDLING_KEPT:]
+        self._lit_since = None
 
     def _stop(self) -> None:
         """Cancel the search in flight (its answer, if it still comes, is dropped)."""
@@ -242,6 +322,60 @@ class ComputerPlayer:
         self._shown = _Shown(self.move, frame, now + REFUSED_SHOW, self._key(), refusal=True)
         self.session.redraw(now)
 
+    # -- draw offers --------------------------------------------------------------------------
+
+    def _draw_offered(self, side: str) -> None:
+        """`side` offered the computer a draw: answer now, when its move search ends, or
+        after a short search of its own."""
+        session = self.session
+        computer = self._computer_side()
+        if session.recogniser.outcome is not None or computer is None or computer == side:
+            return
+        key = self._key()
+        if session.game.ply < 2 * OPENING_MOVES:
+            self._answer_offer(computer, None)
+            return
+        asked = self._asked
+        if asked is not None and asked.key == key and asked.purpose in ("move", "draw"):
+            if asked.purpose == "move":
+                self._offer = key  # answered when its move search ends
+            return
+        if self._lit is not None and self._lit[0] == key:
+            self._answer_offer(computer, self._lit[1])
+            return
+        self._stop()  # a hint can wait: the offer is answered first
+        self._asked = _Asked(key, "draw")
+        try:
+            self._job = self.opponent.hint(session.game, DRAW_SEARCH,
+                                           on_result=self._from_worker)
+        except (OpponentError, OSError, ValueError) as error:
+            self._asked = self._job = None
+            log.warning("the computer cannot weigh the draw offer: %s", error)
+            self._answer_offer(computer, None)
+
+    def _answer_offer(self, computer: str, analysis: Analysis | None) -> bool:
+        """Say the computer's answer (and end the game if it accepts); True if it did.
+        Without a search (in the opening, or a failed one) it answers from the rules that
+        need none, and declines otherwise."""
+        session = self.session
+        game = session.game
+        if analysis is None:
+            score = 0
+        else:
+            score = analysis.score if game.position.turn == computer else -analysis.score
+        answer = answer_draw_offer(game, computer, score)
+        if analysis is None and answer.reason not in ("opening", "no-win"):
+            session.announcer.announce("computer-draw-declined")
+            return False
+        now = self.clock()
+        if answer.accept:
+            session.announcer.announce("computer-draw-accepted")
+            session.agree_draw(now)
+            return True
+        suffix = {"opening": "-opening", "better": "-better"}.get(answer.reason, "")
+        session.announcer.announce(f"computer-draw-declined{suffix}", moves=OPENING_MOVES)
+        return False
+
     # -- answers ----------------------------------------------------------------------------
 
     def _from_worker(self, computer: ComputerMove) -> None:
@@ -258,6 +392,15 @@ class ComputerPlayer:
         self._asked = None
         now = self.clock()
         text = self._text(computer.move)
+        if asked.purpose == "draw":
+            side = self._computer_side()
+            if side is not None:
+                self._answer_offer(side, computer.analysis)
+            return
+        if self._offer == asked.key:  # a draw offered while it thought: answered first
+            self._offer = None
+            if self._answer_offer(self.session.game.position.turn, computer.analysis):
+                return
         if asked.purpose == "hint":
             self._shown = _Shown(computer.move, move_hint(computer.move), now + HINT_SHOW,
                                  asked.key)
@@ -266,6 +409,8 @@ class ComputerPlayer:
             self.session.redraw(now)
             return
         self.move, self.move_text = computer.move, text
+        self._lit = (asked.key, computer.analysis)
+        self._lit_since = now
         self.session.allow_only(now, [computer.move])
         self.session.announcer.announce(
             "computer-move", side=self.session.game.position.turn, move=text,
@@ -299,6 +444,10 @@ class ComputerPlayer:
 
     def _publish(self, state: str) -> None:
         self.session.bus.publish("computer", self.clock(), state=state)
+
+
+def _no_clock(side: str) -> tuple[float, float] | None:
+    return None
 
 
 def _move_data(move: Move | None, text: str | None) -> dict[str, Any] | None:

@@ -42,6 +42,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Dica: {move}.",
         "hint-refused": "Sem dica: é a vez do computador. Faça o lance aceso, {move}.",
         "hint-refused-thinking": "Sem dica: o computador está pensando no lance dele.",
+        "draw-offer-computer": "As {side} propõem empate ao computador.",
+        "computer-draw-accepted": "O computador aceita o empate.",
+        "computer-draw-declined": "O computador recusa o empate: não está pior, e ainda há "
+        "jogo.",
+        "computer-draw-declined-better": "O computador recusa o empate: está melhor.",
+        "computer-draw-declined-opening": "O computador recusa o empate: ainda é a abertura "
+        "(os primeiros {moves} de cada lado).",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -79,6 +86,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Hint: {move}.",
         "hint-refused": "No hint: it is the computer's turn. Carry out its lit move, {move}.",
         "hint-refused-thinking": "No hint: the computer is thinking about its move.",
+        "draw-offer-computer": "{side} offers the computer a draw.",
+        "computer-draw-accepted": "The computer accepts the draw.",
+        "computer-draw-declined": "The computer declines the draw: it does not stand worse, "
+        "and there is still a game to play.",
+        "computer-draw-declined-better": "The computer declines the draw: it stands better.",
+        "computer-draw-declined-opening": "The computer declines the draw: it is still the "
+        "opening (the first {moves} of each side).",
     },
 }
 

@@ -284,6 +284,12 @@ class LateOpponent:
     def hint(self, game, seconds=2.0, on_result=None):  # type: ignore[no-untyped-def]
         return self.start(game, 0, on_result=on_result)
 
+    def prepare(self, variant) -> None:  # type: ignore[no-untyped-def]
+        self.prepared = variant
+
+    def new_game(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
