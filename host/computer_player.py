@@ -48,7 +48,7 @@ from typing import Any
 from engine import Move
 from engine.search.api import Analysis
 from engine.search.levels import Clock
-from engine.search.offers import OPENING_MOVES, answer_draw_offer
+from engine.search.offers import OPENING_MOVES, answer_draw_offer, in_opening
 from host.bus import Update
 from host.errors import UserError
 from host.hints import Hint, blinking, move_hint
@@ -332,7 +332,7 @@ class ComputerPlayer:
         if session.recogniser.outcome is not None or computer is None or computer == side:
             return
         key = self._key()
-        if session.game.ply < 2 * OPENING_MOVES:
+        if in_opening(session.game):
             self._answer_offer(computer, None)
             return
         asked = self._asked

@@ -6,9 +6,11 @@ worse or when nothing is left to play for, and play on otherwise. The
 rules, in this order (docs/play.md, "Draw offers"):
 
 1. In the opening, the first `OPENING_MOVES` moves of each side
-   (`2 * OPENING_MOVES` plies of the game), it declines: the game has hardly
-   begun, opening theory still runs, and a draw then would end every game
-   before it is played.
+   (`2 * OPENING_MOVES` plies) of a game begun from the variant's starting
+   position, it declines: the game has hardly begun, opening theory still
+   runs, and a draw then would end every game before it is played. A game
+   set up from another position (a problem, an ending to practise) has no
+   opening.
 2. It accepts when neither side can win by material (`timing.material_draw`:
    king against king, a lone king against two pieces with flying kings).
 3. It accepts when its search says it stands worse by `WORSE_BY` centi-men
@@ -53,6 +55,11 @@ class DrawAnswer:
     reason: str  # one of the reasons above
 
 
+def in_opening(game: Game) -> bool:
+    """Whether `game` is still in its opening (rule 1)."""
+    return game.ply < 2 * OPENING_MOVES and game.positions[0] == game.variant.initial_position()
+
+
 def answer_draw_offer(game: Game, computer: str, score: int) -> DrawAnswer:
     """Whether the computer, playing `computer` ("W" or "B") in `game` and scoring the
     position `score` from its side, accepts a draw offered now, and why."""
@@ -60,14 +67,14 @@ def answer_draw_offer(game: Game, computer: str, score: int) -> DrawAnswer:
         raise EngineError(f"the computer plays W or B, not {computer!r:.20}")
     if isinstance(score, bool) or not isinstance(score, int):
         raise EngineError(f"a score is a whole number of centi-men, not {score!r:.20}")
-    if game.ply < 2 * OPENING_MOVES:
-        return DrawAnswer(False, OPENING)
     position = game.position
+    full = game.variant.initial_position()
+    if in_opening(game):
+        return DrawAnswer(False, OPENING)
     if material_draw(game.variant, position.white, position.black, position.kings):
         return DrawAnswer(True, NO_WIN)
     if score <= -WORSE_BY:
         return DrawAnswer(True, WORSE)
-    full = game.variant.initial_position()
     pieces = (position.white | position.black).bit_count()
     if (pieces * ENDING_SHARE <= (full.white | full.black).bit_count()
             and abs(score) <= LEVEL_WITHIN):

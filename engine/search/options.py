@@ -30,7 +30,7 @@ def check_depth(value: object, what: str = "a search depth") -> int:
     """`value` as a depth from 1 to MAX_DEPTH; EngineError otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise EngineError(f"{what} is a whole number of plies from 1 to {MAX_DEPTH}, "
-                          f"not {type(value).__name__}")
+                          f"not {_what(value)}")
     if not 1 <= value <= MAX_DEPTH:
         shown = value if -10**6 < value < 10**6 else "that large"
         raise EngineError(f"{what} runs from 1 to {MAX_DEPTH} plies, not {shown}")
@@ -40,7 +40,7 @@ def check_depth(value: object, what: str = "a search depth") -> int:
 def check_seconds(value: object, what: str = "a search time") -> float:
     """`value` as a time in seconds, above 0 and at most MAX_SECONDS; EngineError otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise EngineError(f"{what} is a number of seconds, not {type(value).__name__}")
+        raise EngineError(f"{what} is a number of seconds, not {_what(value)}")
     if isinstance(value, int) and not -10**6 < value < 10**6:
         raise EngineError(f"{what} must be above 0 and at most {MAX_SECONDS:g} seconds, "
                           "not that large")
@@ -51,6 +51,11 @@ def check_seconds(value: object, what: str = "a search time") -> float:
         raise EngineError(f"{what} must be above 0 and at most {MAX_SECONDS:g} seconds, "
                           f"not {_number(seconds)}")
     return seconds
+
+
+def _what(value: object) -> str:
+    """How a message names a value of the wrong kind: text quoted, else its type."""
+    return repr(value[:20]) if isinstance(value, str) else type(value).__name__
 
 
 def _number(seconds: float) -> str:

@@ -146,6 +146,9 @@ class Searcher(Tree):
         order = list(range(len(moves)))
         for depth in range(1, options.max_depth + 1):
             iteration_started = self.clock()
+            if iteration_started >= self.deadline:  # nothing can be finished now
+                result.stopped = True
+                break
             self._fresh_line(root, key)
             try:
                 best_index, score, root_scores = self._root(

@@ -13,14 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from engine.errors import EngineError
 from engine.movegen import generator_for
 from engine.search.draws import Limits, LineDraws
 from engine.search.evaluate import Evaluate, evaluator_for
 from engine.search.options import THREAT_PLIES
 from engine.search.table import EXACT, LOWER, UPPER, TranspositionTable
 from engine.search.zobrist import keys_for
-from engine.variant import Variant
+from engine.variant import Variant, get_variant
 
 MATE = 30000  # a win now; a win in n plies scores MATE - n
 MATE_BOUND = MATE - 1000  # scores beyond this are mates
@@ -37,7 +36,7 @@ class SearchStopped(Exception):
 class Tree:
     """The tree search's state and nodes for one variant (driven by `Searcher`)."""
 
-    def __init__(self, variant: Variant, table_bits: int = 16,
+    def __init__(self, variant: Variant | str, table_bits: int = 16,
                  evaluate: Evaluate | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  table: TranspositionTable | None = None) -> None:
@@ -45,9 +44,7 @@ class Tree:
         a clock that advances per call); the defaults are what play uses. `table`: a
         table to use instead of a new one of 2^`table_bits` slots (the worker keeps one
         for every variant; it must be cleared when the variant changes)."""
-        if not isinstance(variant, Variant):
-            raise EngineError(f"a searcher is made for a Variant (get_variant(name)), "
-                              f"not {type(variant).__name__}")
+        variant = get_variant(variant)  # a name too; UnknownVariantError otherwise
         self.variant = variant
         self.clock = clock
         generator = generator_for(variant)
