@@ -185,7 +185,7 @@ class ComputerPlayer:
         self._stop()
         self._asked = _Asked(self._key(), "hint")
         self._job = self.opponent.hint(
-            session.game, HINT_SEARCH, on_result=self._from_worker
+            session.game, HINT_SEARCH, on_result=self._answer_to(self._asked)
         )
         self._publish("thinking-hint")
 
@@ -264,7 +264,7 @@ class ComputerPlayer:
         try:
             side = self.session.game.position.turn
             self._job = self.opponent.start(self.session.game, level, clock=self._clock(side),
-                                            on_result=self._from_worker)
+                                            on_result=self._answer_to(self._asked))
         except (OpponentError, OSError, ValueError) as error:
             self._asked = None
             self._job = None
@@ -347,7 +347,7 @@ class ComputerPlayer:
         self._asked = _Asked(key, "draw")
         try:
             self._job = self.opponent.hint(session.game, DRAW_SEARCH,
-                                           on_result=self._from_worker)
+                                           on_result=self._answer_to(self._asked))
         except (OpponentError, OSError, ValueError) as error:
             self._asked = self._job = None
             log.warning("the computer cannot weigh the draw offer: %s", error)
@@ -378,15 +378,17 @@ class ComputerPlayer:
 
     # -- answers ----------------------------------------------------------------------------
 
-    def _from_worker(self, computer: ComputerMove) -> None:
-        """Called in the opponent's thread: hand the answer to the loop."""
-        job = self._job
-        self.post(lambda: self._arrived(job, computer))
+    def _answer_to(self, asked: _Asked | None) -> Callable[[ComputerMove], None]:
+        """The callback for the search asked as `asked` (called in the opponent's thread):
+        hands the answer to the loop, tied to the question it answers."""
+        def deliver(computer: ComputerMove) -> None:
+            self.post(lambda: self._arrived(asked, computer))
 
-    def _arrived(self, job: SearchJob | None, computer: ComputerMove) -> None:
+        return deliver
+
+    def _arrived(self, asked: _Asked | None, computer: ComputerMove) -> None:
         """On the loop: use the answer only if it answers the game as it is now."""
-        asked = self._asked
-        if job is None or job is not self._job or asked is None or asked.key != self._key():
+        if asked is None or asked is not self._asked or asked.key != self._key():
             return  # cancelled, or the game moved on meanwhile: stale
         self._job = None
         self._asked = None
