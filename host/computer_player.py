@@ -17,7 +17,7 @@ side to move is the computer's (`Session.players`):
 
 The worker is started and made ready for the variant as soon as a game has a
 computer side (`Opponent.prepare`), not at its first turn, so the first move
-spends its time searching. On a game clock (`clock_of`, set by whoever keeps
+spends its time searching. On a game clock (`time.clock_of`, set by whoever keeps
 the clocks) each search's time follows the clock left, the increment, and
 how long hands take to carry the computer's moves out.
 
@@ -40,16 +40,15 @@ as the pieces that must capture blink when another piece is lifted.
 from __future__ import annotations
 
 import logging
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import Move
 from engine.search.api import Analysis
-from engine.search.levels import Clock
-from engine.search.offers import OPENING_MOVES, answer_draw_offer, in_opening
+from engine.search.offers import in_opening
 from host.bus import Update
+from host.computer_turns import ComputerClock, answer_offer
 from host.errors import UserError
 from host.hints import Hint, blinking, move_hint
 from host.opponent import ComputerMove, Opponent, OpponentError, SearchJob
@@ -66,8 +65,6 @@ HINT_SHOW = 6.0
 REFUSED_SHOW = 4.0
 #: seconds the computer searches a position on the person's turn to answer a draw offer
 DRAW_SEARCH = 1.0
-#: carry-outs of its moves the computer remembers to plan its clock (their median counts)
-HANDLING_KEPT = 5
 
 Post = Callable[[Callable[[], None]], Any]
 
@@ -118,11 +115,8 @@ class ComputerPlayer:
         self._lit: tuple[tuple[object, ...], Analysis] | None = None
         #: a draw offer waiting for the search about the computer's move: its position key
         self._offer: tuple[object, ...] | None = None
-        #: the computer's clock for a side, (time left, increment) in ms; None without one
-        self.clock_of: Callable[[str], tuple[float, float] | None] = _no_clock
-        #: seconds hands took to carry out its last moves, and since when its move is lit
-        self._handling: list[float] = []
-        self._lit_since: float | None = None
+        #: its clock; whoever keeps the game's clocks sets `time.clock_of`
+        self.time = ComputerClock()
         self._unsubscribe = session.subscribe(self._follow)
         session.overlay = self._overlay
 
@@ -202,8 +196,8 @@ class ComputerPlayer:
         if update.kind == "draw-offer":
             self._draw_offered(update.data["side"])
             return
-        if update.kind == "move" and self._lit_since is not None:  # only its move was allowed
-            self._carried_out(float(update.data.get("finished", update.time)))
+        if update.kind == "move" and self.time.waiting:  # only its move was allowed
+            self.time.carried_out(float(update.data.get("finished", update.time)))
         if update.kind == "new-game" and self._opponent is not None:
             self._opponent.new_game()
         if update.kind in ("move", "takeback", "new-game", "outcome", "settings"):
@@ -263,7 +257,8 @@ class ComputerPlayer:
         self._asked = _Asked(key, "move")
         try:
             side = self.session.game.position.turn
-            self._job = self.opponent.start(self.session.game, level, clock=self._clock(side),
+            self._job = self.opponent.start(self.session.game, level,
+                                            clock=self.time.for_side(side),
                                             on_result=self._answer_to(self._asked))
         except (OpponentError, OSError, ValueError) as error:
             self._asked = None
@@ -285,21 +280,6 @@ class ComputerPlayer:
             self.opponent.prepare(session.game.variant)
         except (OpponentError, OSError) as error:
             log.warning("the computer's search cannot start: %s", error)
-
-    def _clock(self, side: str) -> Clock | None:
-        """The computer's clock for `side` now, with what carrying out its moves costs."""
-        clock = self.clock_of(side)
-        if clock is None:
-            return None
-        left, increment = clock
-        handling = statistics.median(self._handling) if self._handling else 0.0
-        return Clock(max(0.0, left), max(0.0, increment), 1000 * handling)
-
-    def _carried_out(self, now: float) -> None:
-        """The computer's lit move was played on the board: remember how long that took."""
-        if self._lit_since is not None:
-            self._handling = [*self._handling, max(0.0, now - self._lit_since)][-HANDLING_KEPT:]
-        self._lit_since = None
 
     def _stop(self) -> None:
         """Cancel the search in flight (its answer, if it still comes, is dropped)."""
@@ -354,27 +334,7 @@ class ComputerPlayer:
             self._answer_offer(computer, None)
 
     def _answer_offer(self, computer: str, analysis: Analysis | None) -> bool:
-        """Say the computer's answer (and end the game if it accepts); True if it did.
-        Without a search (in the opening, or a failed one) it answers from the rules that
-        need none, and declines otherwise."""
-        session = self.session
-        game = session.game
-        if analysis is None:
-            score = 0
-        else:
-            score = analysis.score if game.position.turn == computer else -analysis.score
-        answer = answer_draw_offer(game, computer, score)
-        if analysis is None and answer.reason not in ("opening", "no-win"):
-            session.announcer.announce("computer-draw-declined")
-            return False
-        now = self.clock()
-        if answer.accept:
-            session.announcer.announce("computer-draw-accepted")
-            session.agree_draw(now)
-            return True
-        suffix = {"opening": "-opening", "better": "-better"}.get(answer.reason, "")
-        session.announcer.announce(f"computer-draw-declined{suffix}", moves=OPENING_MOVES)
-        return False
+        return answer_offer(self.session, computer, analysis, self.clock())
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -412,7 +372,7 @@ class ComputerPlayer:
             return
         self.move, self.move_text = computer.move, text
         self._lit = (asked.key, computer.analysis)
-        self._lit_since = now
+        self.time.lit(now)
         self.session.allow_only(now, [computer.move])
         self.session.announcer.announce(
             "computer-move", side=self.session.game.position.turn, move=text,
@@ -446,10 +406,6 @@ class ComputerPlayer:
 
     def _publish(self, state: str) -> None:
         self.session.bus.publish("computer", self.clock(), state=state)
-
-
-def _no_clock(side: str) -> tuple[float, float] | None:
-    return None
 
 
 def _move_data(move: Move | None, text: str | None) -> dict[str, Any] | None:
