@@ -320,8 +320,8 @@ class ComputerPlayer:
             if asked.purpose == "move":
                 self._offer = key  # answered when its move search ends
             return
-        if self._lit is not None and self._lit[0] == key:
-            self._answer_offer(computer, self._lit[1])
+        if self._lit is not None and self._lit[0] == key and self._lit[1].depth > 0:
+            self._answer_offer(computer, self._lit[1])  # (an only move was not searched)
             return
         self._stop()  # a hint can wait: the offer is answered first
         self._asked = _Asked(key, "draw")
@@ -359,10 +359,11 @@ class ComputerPlayer:
             if side is not None:
                 self._answer_offer(side, computer.analysis)
             return
-        if self._offer == asked.key:  # a draw offered while it thought: answered first
-            self._offer = None
-            if self._answer_offer(self.session.game.position.turn, computer.analysis):
-                return
+        offered = self._offer == asked.key  # a draw offered while it thought
+        self._offer = None
+        if offered and computer.analysis.depth > 0 and self._answer_offer(
+                self.session.game.position.turn, computer.analysis):
+            return  # accepted: the game is over, its move is never lit
         if asked.purpose == "hint":
             self._shown = _Shown(computer.move, move_hint(computer.move), now + HINT_SHOW,
                                  asked.key)
@@ -379,6 +380,8 @@ class ComputerPlayer:
             level=computer.level,
         )
         self._publish("move")
+        if offered and computer.analysis.depth == 0:  # its only move, unsearched
+            self._draw_offered(_other(self.session.game.position.turn))
 
     # -- the hint's frame ---------------------------------------------------------------------
 
@@ -406,6 +409,10 @@ class ComputerPlayer:
 
     def _publish(self, state: str) -> None:
         self.session.bus.publish("computer", self.clock(), state=state)
+
+
+def _other(side: str) -> str:
+    return "B" if side == "W" else "W"
 
 
 def _move_data(move: Move | None, text: str | None) -> dict[str, Any] | None:

@@ -198,3 +198,29 @@ def test_between_two_people_a_draw_is_their_agreement(tmp_path: Path) -> None:
     runtime.session.command(1.0, "draw")
     assert said(runtime, "draw-agreed") == ["Draw agreed."]
     assert not said(runtime, "draw-offer-computer")
+
+
+def test_an_only_move_played_unsearched_is_weighed_before_answering(tmp_path: Path) -> None:
+    """Its one legal move comes back unsearched (no score): the offer made while it
+    'thought' is weighed by a search of its own once that move is lit."""
+    from engine.search.api import Analysis
+    from host.opponent import ComputerMove
+
+    runtime = runtime_for(tmp_path, white="computer:4", black="human",
+                          fen="W:W22,25,26:B11,18,3,4,5,6,7,8,9,10")  # 22x13 is forced
+    session = runtime.session
+    late = LateOpponent()
+    computer = ComputerPlayer(session, lambda: late, post=lambda deliver: deliver(),
+                              clock=lambda: 5.0)
+    computer.start()
+    assert computer.thinking and len(late.callbacks) == 1
+    session.command(1.0, "draw")  # Black, the person, offers while White "thinks"
+    (only,) = session.game.legal_moves()
+    late.callbacks[0](ComputerMove(only, Analysis(only, 0, None, 0, 0, 0.0, (only,), False,
+                                                  "only-move"), 4))
+    assert computer.move == only  # lit: it is the only move whatever the answer
+    assert len(late.callbacks) == 2  # and a search to weigh the offer
+    late.callbacks[1](ComputerMove(only, Analysis(only, -400, None, 6, 900, 0.5, (only,),
+                                                  False), 0))
+    assert said(runtime, "computer-draw-accepted") == ["The computer accepts the draw."]
+    assert session.recogniser.outcome is not None
