@@ -22,8 +22,10 @@ Time: a move's time runs from `start`, not from when the worker gets to
 it: a worker still starting up or letting go of a cancelled search takes
 its time out of the move's, and the move's limit (the level's time, or on a
 clock `engine.search.levels.time_for_move` with `hard_limit` as the stop
-never passed) is kept whatever happened first. `prepare` when a game with
-the computer begins, so the first move spends its time searching.
+never passed) is kept whatever happened first. Without a clock the search's
+first iteration (milliseconds) always completes, so a move is always
+searched. `prepare` when a game with the computer begins, so the first move
+spends its time searching.
 
 Cancelling resolves the job at once (result None, no callback) and the
 worker lets go of it within a few milliseconds (`job.wait_stopped`); a new
@@ -90,14 +92,15 @@ class Opponent:
               on_result: Callable[[ComputerMove], None] | None = None) -> SearchJob:
         """Search for the move `level` (1-4) plays in `game`; returns at once.
 
-        Without `clock` the move takes at most the level's time; with it, the
-        share `time_for_move` gives and never more than `hard_limit` (both counted
-        from this call)."""
+        Without `clock` the move takes at most the level's time, counted from this
+        call (its first iteration, a few milliseconds, always completes: a move is
+        always searched, even by a worker still starting up); with it, the share
+        `time_for_move` gives and never more than `hard_limit`, not even for that."""
         chosen = level_of(level)  # ValueError for a level that does not exist
         if level == 0:
             raise ValueError("level 0 is the hint; call hint()")
         seconds = think_time(chosen, clock, game.ply)
-        hard = seconds if clock is None else max(
+        hard = None if clock is None else max(
             seconds, hard_limit(clock.time_left_ms, clock.overhead_ms))
         return self._submit(game, level, seconds, hard, on_result)
 
@@ -105,7 +108,7 @@ class Opponent:
              on_result: Callable[[ComputerMove], None] | None = None) -> SearchJob:
         """The best move for the side to move, found in at most `seconds`."""
         seconds = min(seconds, HINT.move_time * 5)
-        return self._submit(game, 0, seconds, seconds, on_result)
+        return self._submit(game, 0, seconds, None, on_result)
 
     def cancel(self) -> None:
         """Stop the running search (if any): its job resolves to None, no callback."""
@@ -147,7 +150,7 @@ class Opponent:
         if self._prepared is not None:
             self.backend.prepare(self._prepared)
 
-    def _submit(self, game: Game, level: int, seconds: float, hard: float,
+    def _submit(self, game: Game, level: int, seconds: float, hard: float | None,
                 on_result: Callable[[ComputerMove], None] | None) -> SearchJob:
         asked = time.monotonic()
         if game.outcome() is not None:
