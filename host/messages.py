@@ -24,6 +24,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
+        "waiting-for-board": "Aguardando o tabuleiro: ligue-o. O jogo começa quando ele "
+        "estiver pronto.",
+        "board-found": "Tabuleiro pronto. Bom jogo!",
         "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
         "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
@@ -60,6 +63,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
+        "waiting-for-board": "Waiting for the board: plug it in. Play starts when it is "
+        "ready.",
+        "board-found": "The board is ready. Play on.",
         "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
         "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "

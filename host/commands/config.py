@@ -23,6 +23,7 @@ from host.config import (
     load_config,
     system_config_path,
 )
+from host.errors import ExitStatus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,7 +58,7 @@ def check(file: Path | None, config: str | None) -> int:
     if errors:
         noun = "error" if len(errors) == 1 else "errors"
         print(f"{len(errors)} {noun}; the keys are described in docs/config.md", file=sys.stderr)
-        return 2
+        return ExitStatus.CONFIGURATION
     for path in paths:
         print(f"{path}: ok")
     return 0

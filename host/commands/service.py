@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from host.config import add_config_argument, check_files, load_config
-from host.errors import UserError
+from host.errors import ExitStatus, UserError
 from host.systemd import (
     DEFAULT_USER,
     GROUPS,
@@ -179,9 +179,9 @@ def status(system: System) -> int:
     state = service_state(system.runner)
     if not state.installed:
         print("The service is not installed (draughtsboard service install).")
-        return 3
+        return ExitStatus.NOT_RUNNING
     print(f"{UNIT}: {state.active}, {state.enabled}")
-    return 0 if state.active == "active" else 3
+    return ExitStatus.OK if state.active == "active" else ExitStatus.NOT_RUNNING
 
 
 def _check(result, what: str) -> None:  # noqa: ANN001

@@ -32,6 +32,8 @@ from host.session.events import EventHandling
 from host.session.leds import Draw, Leds
 
 RECENT = 8
+#: what the board itself can say about its device (`board_event`)
+DEVICE_EVENTS = ("disconnected", "reconnected", "waiting-for-board", "board-found")
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
 #: the same, as a Portuguese speaker types them
 COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
@@ -300,6 +302,8 @@ class Session(BoardCommands, EventHandling, Leds):
             self.bus.publish("tags", self._clock, tags=dict(tags))
 
     def board_event(self, kind: str) -> None:
-        if kind in ("disconnected", "reconnected"):
+        """Something about the device, said and told to watchers: disconnected,
+        reconnected, waiting-for-board (not there yet at start), board-found."""
+        if kind in DEVICE_EVENTS:
             self.bus.publish("device", self._clock, event=kind)
             self.announcer.announce(kind)
