@@ -37,7 +37,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,7 +119,7 @@ class Runtime:
         self._scanned = asyncio.Condition()
         self._stopping: asyncio.Event | None = None
         self._services: list[Callable[[], Awaitable[None]]] = []
-        self._periodic: list[Callable[[], Awaitable[None]]] = []
+        self._periodic: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._make_opponent = opponent
         #: the computer opponent, while `run` runs (it needs the loop)
         self.computer: ComputerPlayer | None = None

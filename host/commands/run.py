@@ -9,8 +9,9 @@ session from a recorded stream instead of a board (tests, demos, bug
 reports) on a simulated clock. With a club's broker set (`broker`,
 docs/broadcast.md) either one publishes its game as it goes.
 
-Before anything starts, every folder and file the settings name is checked
-(host/config/places.py) and every problem reported at once (exit status 2). A
+Before anything starts, the settings are checked as `config --check` checks
+them, every folder and file they name included (host/config/places.py), and
+every problem is reported at once (exit status 2). A
 real board that is missing or not ready is waited for (host/live.py), as long
 as `--wait-for-board` allows; the exit statuses are host/errors.py's.
 """
@@ -33,10 +34,10 @@ from host.config import (
     Config,
     add_config_argument,
     add_setting_flags,
-    config_sources,
+    check_files,
+    config_files,
     flag_values,
     load_config,
-    place_errors,
 )
 from host.errors import UserError, exit_status_help
 from host.games import resumable_game, variant_to_play
@@ -58,6 +59,8 @@ STATUS_EVERY = 1.0
 FLUSH_AT_EXIT = 10.0
 #: seconds a recorded replay waits for the broker before it starts
 READY_WAIT = 5.0
+#: seconds between tries at writing what a full or read-only disk refused (host/journal.py)
+WRITE_RETRY = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -105,8 +108,8 @@ def settings(args: argparse.Namespace) -> Config:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_everything(args)
     config = settings(args)
-    check_places(config, args)
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
@@ -130,15 +133,17 @@ def run(args: argparse.Namespace) -> int:
             speaker.close()
 
 
-def check_places(config: Config, args: argparse.Namespace) -> None:
-    """Every folder and file the settings name, checked before anything starts: all the
-    problems at once, in plain words, or nothing (host/config/places.py)."""
-    errors = place_errors(config, config_sources(args.config, flag_values(args)))
+def check_everything(args: argparse.Namespace) -> None:
+    """The settings as `config --check` checks them (every bad value, the checks across
+    settings, every folder and file they name), before anything starts: all the problems
+    at once, in plain words, or nothing."""
+    errors = check_files(config_files(args.config), flag_values(args))
     if errors:
         lines = "\n".join(f"  {error}" for error in errors)
         noun = "problem" if len(errors) == 1 else "problems"
         raise UserError(
-            f"cannot start: {len(errors)} {noun} with the folders and files it needs:\n{lines}"
+            f"cannot start: {len(errors)} {noun} with its settings and the folders and "
+            f"files they name:\n{lines}"
         )
 
 
@@ -263,7 +268,11 @@ async def _live(
             session.subscribe(_voice_follows_language(speaker))
         runtime = Runtime(session, board, wait_for_board=wait)
         runtime.subscribe(status.listener(session, board))
-        runtime.every(STATUS_EVERY, lambda: status.update(session, board=board))
+        def refresh_status() -> None:
+            status.update(session, board=board)
+
+        runtime.every(STATUS_EVERY, refresh_status)
+        runtime.every(WRITE_RETRY, session.journal.flush)
         status.update(session, board=board, force=True)
         # The club's broker, if set, follows the game on the bus; the publisher stops
         # once the runtime has (LEDs already dark), waiting briefly for the broker.

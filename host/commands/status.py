@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, runner=run_command) -> int:  # noqa: ANN001
     else:
         config = load_config()
     data = StatusWriter.read(config.status_file)
-    running = bool(data) and data.get("state") == "running" and _alive(data.get("pid"))
+    running = data is not None and data.get("state") == "running" and _alive(data.get("pid"))
     if args.json:
         print(json.dumps({"service": state.__dict__, "status": data, "running": running}))
         return ExitStatus.OK if running else ExitStatus.NOT_RUNNING
@@ -103,7 +103,8 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
             result = "draw" if game["result"] == "draw" else f"{SIDES['en'][game['result']]} won"
             where_now = f"finished: {result} ({game.get('reason')})"
         else:
-            where_now = f"{SIDES['en'].get(game.get('turn'), game.get('turn'))} to move"
+            turn = str(game.get("turn"))
+            where_now = f"{SIDES['en'].get(turn, turn)} to move"
         moves = game.get("moves")
         lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
         if game.get("correcting"):

@@ -254,17 +254,19 @@ def _read_layers(paths: list[Path], flags: Mapping[str, Any] | None) -> _Layers:
     return _Layers(build(layers), sources, frozenset(bad), errors)
 
 
-def check_files(paths: Iterable[Path], flags: Mapping[str, Any] | None = None) -> list[ConfigError]:
+def check_files(
+    paths: Iterable[Path], flags: Mapping[str, Any] | None = None, *, places: bool = True
+) -> list[ConfigError]:
     """Every error in these files (and flags), layered as `run` would read them, in one
-    pass: bad values, then the checks across settings and the folders and files needed."""
+    pass: bad values, then the checks across settings and (unless `places` is False: a
+    file for another machine) the folders and files needed, for this user."""
     read = _read_layers(list(paths), flags)
     if any(error.key is None for error in read.errors):  # a file unread: its settings unknown
         return read.errors
-    return [
-        *read.errors,
-        *cross_check(read.config, read.sources, read.bad),
-        *place_errors(read.config, read.sources, read.bad),
-    ]
+    errors = [*read.errors, *cross_check(read.config, read.sources, read.bad)]
+    if places:
+        errors += place_errors(read.config, read.sources, read.bad)
+    return errors
 
 
 def load_config(path: Path | str | None = None, flags: Mapping[str, Any] | None = None) -> Config:

@@ -51,11 +51,7 @@ def needed_places(config: Config) -> list[Place]:
     if config.log_file is not None:
         places.append(Place("log_file", config.log_file, WRITTEN_FILE, "the log file"))
     if config.broker is not None:
-        broadcast = config.broadcast
-        if broadcast is not None and broadcast.outbox is not None:
-            places.append(
-                Place("broker_outbox", broadcast.outbox, WRITTEN_FILE, "the broker's outbox")
-            )
+        places.append(Place("broker_outbox", config.outbox, WRITTEN_FILE, "the broker's outbox"))
     if config.broker_password_file is not None:
         places.append(
             Place(

@@ -60,7 +60,7 @@ class Session(BoardCommands, EventHandling, Leds):
         `start`: a new game begins from this position (a problem, a lesson), not resumed."""
         self.config = config
         self.announcer = announcer
-        self.journal = Journal(config.journal)
+        self.journal = Journal(config.journal, on_trouble=self._journal_trouble)
         self.draw = draw
         self.quit = False
         self.hint_level = config.hints
