@@ -59,6 +59,16 @@ MEANINGS: tuple[tuple[ExitStatus, str], ...] = (
 )
 
 
+def exit_status_table() -> str:
+    """The exit statuses as docs/service.md shows them (a test keeps the two equal):
+
+        python -c 'from host.errors import exit_status_table; print(exit_status_table())'
+    """
+    rows = ["| status | what it means |", "|---|---|"]
+    rows += [f"| {int(status)} | {meaning} |" for status, meaning in MEANINGS]
+    return "\n".join(rows)
+
+
 def exit_status_help() -> str:
     """The exit statuses as `run --help` shows them."""
     lines = ["exit status:"]

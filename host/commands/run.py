@@ -138,11 +138,12 @@ def check_everything(args: argparse.Namespace) -> None:
     settings, every folder and file they name), before anything starts: all the problems
     at once, in plain words, or nothing."""
     errors = check_files(config_files(args.config), flag_values(args))
+    if len(errors) == 1:
+        raise UserError(f"cannot start: {errors[0]}")
     if errors:
         lines = "\n".join(f"  {error}" for error in errors)
-        noun = "problem" if len(errors) == 1 else "problems"
         raise UserError(
-            f"cannot start: {len(errors)} {noun} with its settings and the folders and "
+            f"cannot start: {len(errors)} problems with its settings and the folders and "
             f"files they name:\n{lines}"
         )
 

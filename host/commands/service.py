@@ -181,7 +181,7 @@ def install(system: System, args: argparse.Namespace) -> int:
         program,
         user,
         groups,
-        uid=who.uid,
+        uid=who.uid if who.uid >= FIRST_LOGIN_UID else None,  # a desktop's runtime folder
         writable=_writable_elsewhere(system),
         backoff=(systemd_version(system.root) or 0) >= BACKOFF_SINCE,
     )
@@ -198,6 +198,10 @@ def install(system: System, args: argparse.Namespace) -> int:
     started = "enabled" if (args.no_start or not system.live) else "enabled and started"
     print(f"The board is {started}; it starts at every boot. See: draughtsboard status")
     return 0
+
+
+#: the first user id Debian gives a person (below: system users, who have no desktop)
+FIRST_LOGIN_UID = 1000
 
 
 def _check_reach(system: System, who: Account, program: Path) -> None:

@@ -21,7 +21,14 @@ from hardware import pi_errors
 from hardware.base import BoardNotReady, BoardUnavailable
 from hardware.layout import load_layout
 from host import cli
-from host.errors import MEANINGS, DeviceNotReady, ExitStatus, UserError, exit_status_help
+from host.errors import (
+    MEANINGS,
+    DeviceNotReady,
+    ExitStatus,
+    UserError,
+    exit_status_help,
+    exit_status_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,6 +60,12 @@ def test_the_table_has_one_status_per_kind_and_run_help_lists_it() -> None:
     assert exit_status_help() in help_text
     for status, meaning in MEANINGS:
         assert f"  {int(status):<3} {meaning}" in exit_status_help()
+
+
+def test_docs_show_the_table_as_the_code_has_it() -> None:
+    docs = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    regenerate = "python -c 'from host.errors import exit_status_table; print(exit_status_table())'"
+    assert exit_status_table() in docs, f"docs/service.md is out of date: {regenerate}"
 
 
 @pytest.mark.parametrize(
