@@ -24,7 +24,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
-        "waiting-for-board": "Aguardando o tabuleiro: ligue-o. O jogo começa quando ele "
+        "waiting-for-board": "Aguardando o tabuleiro: conecte-o. O jogo começa quando ele "
         "estiver pronto.",
         "board-found": "Tabuleiro pronto. Bom jogo!",
         "storage-failed": "Não consigo gravar a partida no cartão. O jogo continua na "
