@@ -24,6 +24,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
+        "waiting-for-board": "Aguardando o tabuleiro: conecte-o. O jogo começa quando ele "
+        "estiver pronto.",
+        "board-found": "Tabuleiro pronto. Bom jogo!",
+        "storage-failed": "Não consigo gravar a partida no cartão. O jogo continua na "
+        "memória; veja o registro.",
+        "storage-ok": "A partida volta a ser gravada no cartão.",
         "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
         "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
@@ -72,6 +78,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
+        "waiting-for-board": "Waiting for the board: plug it in. Play starts when it is "
+        "ready.",
+        "board-found": "The board is ready. Play on.",
+        "storage-failed": "Cannot write the game to the card. Play goes on in memory; "
+        "see the log.",
+        "storage-ok": "The game is written to the card again.",
         "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
         "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "

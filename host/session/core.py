@@ -36,6 +36,8 @@ from host.session.events import EventHandling
 from host.session.leds import Draw, Leds
 
 RECENT = 8
+#: what the board itself can say about its device (`board_event`)
+DEVICE_EVENTS = ("disconnected", "reconnected", "waiting-for-board", "board-found")
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
 #: the same, as a Portuguese speaker types them
 COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
@@ -62,7 +64,7 @@ class Session(BoardCommands, EventHandling, Leds):
         `start`: a new game begins from this position (a problem, a lesson), not resumed."""
         self.config = config
         self.announcer = announcer
-        self.journal = Journal(config.journal)
+        self.journal = Journal(config.journal, on_trouble=self._journal_trouble)
         self.draw = draw
         self.quit = False
         self.hint_level = config.hints
@@ -407,7 +409,9 @@ class Session(BoardCommands, EventHandling, Leds):
             self.bus.publish("tags", self._clock, tags=dict(tags))
 
     def board_event(self, kind: str) -> None:
-        if kind in ("disconnected", "reconnected"):
+        """Something about the device, said and told to watchers: disconnected,
+        reconnected, waiting-for-board (not there yet at start), board-found."""
+        if kind in DEVICE_EVENTS:
             self.bus.publish("device", self._clock, event=kind)
             self.announcer.announce(kind)
 
