@@ -1,5 +1,5 @@
 """`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P]
-[--scan LOW HIGH] [--bounce P] [-v]`
+[--scan LOW HIGH] [--bounce P] [--timing model|human] [-v]`
 (run from tests/host, or with tests/host on PYTHONPATH): replay N seeded streams
 of each family in each variant and print wrong/false/missed per family."""
 
@@ -14,6 +14,7 @@ from host.explanation import RECOGNISERS
 
 from .families import FAMILIES
 from .score import soak, table
+from .timing import PROFILES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         "--bounce", type=float, default=0.3, help="chance a switch chatters on a change"
     )
     parser.add_argument(
+        "--timing", choices=sorted(PROFILES), default="model",
+        help="the hands' durations: the model's (derived in part from the recogniser's "
+        "constants) or measured human ones (hands/timing.py names the sources)",
+    )
+    parser.add_argument(
         "--recogniser", choices=RECOGNISERS, default=RECOGNISERS[0],
         help="which recogniser replays the streams (default: %(default)s)",
     )
@@ -54,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         touch_move=forced,
         scan=tuple(args.scan),
         bounce=args.bounce,
+        timing=args.timing,
         recogniser=args.recogniser,
     )
     print(table(tallies))
