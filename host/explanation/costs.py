@@ -123,10 +123,18 @@ SECOND = 0.8
 REOPEN = 0.2
 #: A captured piece put back on its own square (the player changed their mind).
 UNDO_REMOVAL = 0.3
+#: A piece that landed and was taken off by the next player's capture within one scan
+#: of the switches (never seen standing there): a blitz hand, prepared, can be that
+#: fast (judgement; the hands of tests/host/hands/landing.py are).
+UNSEEN = 0.8
 #: Lifting a piece that has no legal move (the capture alert).
 IMMOVABLE = 0.4
-#: A piece that came down faster than a hand can carry it (see `carry_cost`).
-TOO_FAST = 1.5
+#: A piece that came down faster than a hand can carry it (see `carry_cost`): it was
+#: pushed, never carried, so no story of a move explains it (beyond a wrong board).
+TOO_FAST = WRONG + MARGIN
+#: The moving piece, already travelling, coming down off its diagonal within TOGETHER
+#: of leaving its last square: a hand darting across, or two scans' jitter (judgement).
+DART = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +204,11 @@ def carry_cost(elapsed: float, steps: float, *, from_rest: bool) -> float:
     `steps` squares away along a diagonal (infinite: not on one). Picked up from where
     it stood (`from_rest`: its own square), a hand needs SLIDE at least to carry it.
     Already travelling, it may slide along its diagonal as fast as a hand moves (its
-    magnet leaves one switch and reaches the next within a scan or two); elsewhere it
-    needs TOGETHER at least."""
+    magnet leaves one switch and reaches the next within a scan or two); elsewhere
+    faster than TOGETHER is a dart (DART)."""
     if from_rest:
-        fast = elapsed + 1e-9 < SLIDE
-    else:
-        fast = steps == float("inf") and elapsed + 1e-9 < TOGETHER
-    return TOO_FAST if fast else 0.0
+        return TOO_FAST if elapsed + 1e-9 < SLIDE else 0.0
+    return DART if steps == float("inf") and elapsed + 1e-9 < TOGETHER else 0.0
 
 
 def reopen_cost(stood: float) -> float:

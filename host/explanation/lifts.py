@@ -23,12 +23,14 @@ from dataclasses import replace
 
 from engine.position import Piece
 from host.explanation import costs
+from host.explanation.rules import geometry_for
 from host.explanation.story import CROWN, KNOCK, STRAY, TOUCH, Loose, Story, Underway
 from host.explanation.turns import (
     Context,
     compatible,
     ending_on,
     finish,
+    off_board,
     reopen,
     rest_on,
     settled,
@@ -53,7 +55,7 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     if piece.color == story.position.turn:
         found = [_knocked(story, square, piece, now), *_own_lifted(story, square, now, ctx)]
     else:
-        found = _other_lifted(story, square, piece, now, ctx)
+        found = _other_lifted(story, square, piece, now, ctx) + _snatched(story, square, now, ctx)
     return found + _lazy(story, square, now, ctx)
 
 
@@ -170,6 +172,33 @@ def _taken_off(story: Story, square: int, now: float, ctx: Context) -> list[Stor
 def _rested(ply: Underway, now: float) -> float:
     """What the ply's piece resting (or waiting to be lifted) has cost until now."""
     return 0.0 if ply.rest is None else ply.rest.ended(now)
+
+
+def _snatched(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
+    """The ply's piece in the hand came down on an end square and the next player took
+    it off for their capture within one scan (never seen), and this lift is their next
+    action: one story per end square whose capture the next player can make."""
+    ply = story.ply
+    if ply is None or not ply.lifted or ply.on is not None:
+        return []
+    off = off_board(story)
+    board = story.occupied()
+    geometry = geometry_for(story.position.variant)
+    found: list[Story] = []
+    for path in compatible(ctx.rules(story), ply):
+        if not path.captures <= off or path.destination in board:
+            continue
+        assert ply.left is not None
+        cost = costs.UNSEEN + costs.carry_cost(
+            now - ply.since,
+            geometry.steps(ply.left, path.destination),
+            from_rest=not ply.touched,
+        )
+        landed = replace(ply, on=path.destination, stops=(*ply.stops, path.destination))
+        done = finish(replace(story, ply=landed), path.move, now)
+        for taken in _taken_off(done, path.destination, now, ctx):
+            found += [s.with_cost(cost) for s in on_lift(taken, square, now, ctx) if s.acted]
+    return found
 
 
 def _lazy(story: Story, square: int, now: float, ctx: Context) -> list[Story]:

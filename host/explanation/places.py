@@ -68,12 +68,14 @@ def _comes_down(
     geometry = geometry_for(story.position.variant)
     assert ply.left is not None
     steps = geometry.steps(ply.left, square)
-    cost = costs.carry_cost(now - ply.since, steps, from_rest=ply.left == ply.origin)
+    cost = costs.carry_cost(now - ply.since, steps, from_rest=not ply.touched)
     cost += costs.in_air(ply.since).ended(now)
     early = square != ply.origin
     if early:
         cost += costs.held_early(ply.early)
-    down = replace(ply, on=square, since=now, last=now, early=0.0 if early else ply.early)
+    down = replace(
+        ply, on=square, since=now, last=now, early=0.0 if early else ply.early, touched=True
+    )
     paths = compatible(ctx.rules(story), ply)
     found: list[Story] = []
     if square == ply.origin and ply.was is None:

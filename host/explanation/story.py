@@ -66,10 +66,12 @@ class Underway:
     early: float = 0.0
     was: Move | None = None
     bound: bool = False
+    #: the piece has come down somewhere since it was lifted (no longer carried from rest)
+    touched: bool = False
 
     def key(self) -> tuple[object, ...]:
         return (self.origin, self.removed, self.stops, self.lifted, self.on, self.was,
-                self.bound, self.early)
+                self.bound, self.early, self.touched)
 
 
 @dataclass(frozen=True, slots=True)
