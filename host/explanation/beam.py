@@ -126,6 +126,13 @@ def _orders(changes: list[tuple[int, bool]]) -> list[list[tuple[int, bool]]]:
     return [changes, changes[::-1]]
 
 
+def _finished(story: Story) -> tuple[float, ...]:
+    """When each ply of `story` was finished: of two stories saying the same at the same
+    cost, the later finishes are kept (a captured piece taken off in the scan the next
+    player started still came off with the move)."""
+    return tuple(ply.finished for ply in story.plies)
+
+
 def _first(item: tuple[float, Story]) -> float:
     return item[0]
 
@@ -153,7 +160,9 @@ def _cheapest(stories: Iterable[Story], now: float, most: int) -> list[tuple[flo
         cost = story.cost(now)
         key = story.key()
         known = found.get(key)
-        if known is None or cost < known[0]:
+        if known is None or cost < known[0] - EPS or (
+            cost < known[0] + EPS and _finished(story) > _finished(known[1])
+        ):
             found[key] = (cost, story)
     ranked = sorted(found.values(), key=_first)
     if not ranked:

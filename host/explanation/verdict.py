@@ -48,19 +48,24 @@ class Verdict:
         return self.corrected is not None or bool(self.new)
 
 
-def verdict(stories: list[Story], best: Story, committed: Move | None) -> Verdict:
+def verdict(stories: list[Story], committed: Move | None) -> Verdict:
     """The change to the committed game that `stories` (those within MARGIN) agree on.
     `committed`: the game's last move when the stories' first ply is it (None when the
-    base is the game's start); `best` gives the times a ply was finished."""
+    base is the game's start). A ply was finished at the latest time a standing story
+    says: where they disagree whether the next player had started when a captured
+    piece came off, it may have come off with the move."""
     agreed = agreement(stories)
-    finished = {ply.move: ply.finished for ply in best.plies}
+    finished = [
+        max((s.plies[i].finished for s in stories if i < len(s.plies)), default=0.0)
+        for i in range(len(agreed))
+    ]
     open_at = 0 if committed is None else 1
     corrected = None
     if committed is not None and agreed and agreed[0] != committed:
         if agreed[0].origin != committed.origin:
             return Verdict(None, ())  # (another piece: not a move going on)
-        corrected = (agreed[0], finished.get(agreed[0], 0.0))
-    new = tuple((move, finished.get(move, 0.0)) for move in agreed[open_at:])
+        corrected = (agreed[0], finished[0])
+    new = tuple(zip(agreed[open_at:], finished[open_at:], strict=True))
     return Verdict(corrected, new)
 
 
