@@ -25,6 +25,7 @@ from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
+from host.explanation import recogniser_class
 from host.games import pdn_text, rebuild
 from host.hints import Hint
 from host.journal import Journal, JournalGame
@@ -106,9 +107,7 @@ class Session(BoardCommands, EventHandling, Leds):
                 )
             self.game_clock.restore(journal_laps(record.moves, game))
             self._clock_waits = "board"
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
+            self.recogniser = self._recogniser(game, now)
             self.announcer.announce(
                 "resume-offer", moves=len(game.moves), variant=game.variant.name
             )
@@ -123,9 +122,7 @@ class Session(BoardCommands, EventHandling, Leds):
             self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
+            self.recogniser = self._recogniser(game, now)
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
         #: the board as its switches see it (a spare piece in use included; the recogniser
@@ -137,6 +134,15 @@ class Session(BoardCommands, EventHandling, Leds):
         #: since only the runtime knows how the board is numbered for that variant
         self.next_variant: str | None = None
         self._redraw(now)
+
+    def _recogniser(self, game: Game, now: float) -> Recogniser:
+        """A recogniser of the kind the config names (`recogniser`) for `game` (the
+        explained one answers the same calls)."""
+        kind = recogniser_class(self.config.recogniser)
+        rec: Recogniser = kind(
+            game, hint_level=self.hint_level, start=now, touch_move=self.config.touch_move
+        )
+        return rec
 
     def _set_aside(self, record: JournalGame) -> None:
         """An unfinished game of another variant: saved with result `*`, said, not resumed
@@ -289,12 +295,7 @@ class Session(BoardCommands, EventHandling, Leds):
                 self._handle(self.recogniser.observe(now, self._masked(occupied)))
             self._handle(self.recogniser.new_game(now, Game(self.variant, start)))
         else:
-            fresh = Recogniser(
-                Game(variant, start),
-                hint_level=self.hint_level,
-                start=now,
-                touch_move=self.config.touch_move,
-            )
+            fresh = self._recogniser(Game(variant, start), now)
             spare = self._spare_in_hand(occupied, fresh)
             self.gestures = self._gesture_detector(variant, spare)
             if occupied is not None:

@@ -12,6 +12,7 @@ import json
 import os
 
 import pytest
+import replaykit
 from hands import generate
 from hands.families import followed
 
@@ -22,6 +23,8 @@ from host.replay import replay
 SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
 VARIANTS = ("brazilian", "international", "russian", "english")
 CONTROL = parse_time_control("90+5")  # long enough that no flag falls
+
+pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 
 def charged(records: list[dict]) -> list[tuple[str, int]]:
@@ -66,6 +69,7 @@ def test_each_move_is_charged_from_finish_to_finish(family: str) -> None:
                 fen=scenario.fen,
                 touch_move=scenario.touch_move,
                 clock=CONTROL,
+                recogniser=replaykit.RECOGNISER,
             )
             committed = [r["fen"] for r in out if "move" in r]
             costs = charged(out)
