@@ -141,14 +141,9 @@ def _slope(story: Story, now: float) -> tuple[float, float]:
     """How fast `story`'s cost grows just after `now`, and when that next changes."""
     slope, bend = 0.0, float("inf")
     for term in story.terms():
-        if term.rate <= 0:
-            continue
-        capped = term.capped_at()
-        if term.start > now + EPS:
-            bend = min(bend, term.start)
-        elif capped > now + EPS:
-            slope += term.rate
-            bend = min(bend, capped)
+        rate, until = term.slope(now + EPS)
+        slope += rate
+        bend = min(bend, until)
     return slope, bend
 
 

@@ -47,6 +47,10 @@ MARGIN = 1.0
 #: a story costing this much more than the best is dropped (it could only come back
 #: through several surprises)
 DROP = 7.0
+#: putting a board right, a story this close to the best that has another piece on a
+#: square makes the board ask to check the colours (asking costs a glance; a wrong
+#: colour left unsaid costs the game: judgement)
+DOUBT = 2 * MARGIN
 #: stories kept at most after each change (the cheapest); with DROP this bounds memory
 BEAM = 24
 #: a piece left where no story can have it (a wrong board): the cost of "someone put a
@@ -77,17 +81,20 @@ CALM = 0.5
 #: A board no story explains (only wrong ones) is left alone this long before the
 #: board says so and guides: hands are often still moving [PICO].
 GRACE = 3.0
-#: A knocked piece is put back at once; one left off its square, or on a neighbour,
-#: costs MARGIN after this long (judgement: the hand that knocked it notices within a
-#: reaction time [RT] and pushes it back within about half a second).
-KNOCK_STAYS = 0.5
+#: A knocked piece is put back soon; one left off its square, or on a neighbour, costs
+#: MARGIN after this long, then grows slowly to a wrong board by GRACE. Noticing takes a
+#: reaction time, 0.15-0.3 s [RT], and pushing it back a short move, about 0.1-0.2 s
+#: [MTM M-B at 100-150 %]: about half a second; a player finishing the move first adds
+#: the carry, up to a second more (judgement). The pieces one stroke knocked share the
+#: term, and the moving piece in the hand that knocked them does not wait meanwhile.
+KNOCK_STAYS = 1.0
 #: A piece lifted out of turn (a touch) is put back within about a second (judgement:
 #: the touch families of tests/host/hands put it back within 0.8 s of the landing).
-TOUCH_HELD = 1.0
+TOUCH_HELD = 1.5
 #: A player carries the moving piece to its square within about a second; slow players
 #: think with it in the hand for several (judgement). Only matters between two stories
 #: that disagree on who holds what while the board stays still.
-AIR = 1.0
+AIR = 1.5
 #: A piece of the next player's held in the air since before the move it answers began
 #: (touched, then played): no more than a touch would cost, plus this.
 HELD_EARLY = 0.5
@@ -121,8 +128,24 @@ SECOND = 0.8
 #: carry it on, touch-move off, or to adjust it): no more surprising than a touch at
 #: first; the longer it stood, the surer its move (`reopen_cost`).
 REOPEN = 0.2
+#: The moving piece put back on its own square after it touched down on landings of a
+#: capture (showing the way): the player abandoning a capture they had shown, rarer than
+#: a ring capture coming home (judgement).
+ABANDON = MARGIN
+#: A capture waiting for captured pieces to come off costs at most this (`removing`):
+#: a player may pause between two for a second and more [MTM reach and grasp 0.2-0.3 s,
+#: hesitations beyond: judgement], or have forgotten them.
+STILL_REMOVING = 1.5 * MARGIN
+#: A capture done with captured pieces left standing (forgotten). More than a pause
+#: between removals can cost beyond MARGIN, so a pause never reads as forgetting by
+#: itself; less than that plus the next player's touch, so their start proves it
+#: (docs/play.md, "Forgotten pieces").
+FORGET = STILL_REMOVING - MARGIN + TOUCH / 2
 #: A captured piece put back on its own square (the player changed their mind).
 UNDO_REMOVAL = 0.3
+#: The piece of a capture lifted before the piece it takes had come down (the last move
+#: still in the air): nobody starts taking a piece that is not there yet.
+ANTICIPATED = MARGIN
 #: A piece that landed and was taken off by the next player's capture within one scan
 #: of the switches (never seen standing there): a blitz hand, prepared, can be that
 #: fast (judgement; the hands of tests/host/hands/landing.py are).
@@ -132,6 +155,11 @@ IMMOVABLE = 0.4
 #: A piece that came down faster than a hand can carry it (see `carry_cost`): it was
 #: pushed, never carried, so no story of a move explains it (beyond a wrong board).
 TOO_FAST = WRONG + MARGIN
+#: A piece pushed onto a neighbour whose switch closes before the switch of the square
+#: it left opens: a reed switch lets go at a weaker field than it closes at, and the
+#: debounce confirms a chattering change a scan late [SCAN]; within TOGETHER only
+#: (judgement).
+LAG = 0.3
 #: The moving piece, already travelling, coming down off its diagonal within TOGETHER
 #: of leaving its last square: a hand darting across, or two scans' jitter (judgement).
 DART = 0.5
@@ -140,16 +168,34 @@ DART = 0.5
 @dataclass(frozen=True, slots=True)
 class Term:
     """A condition that grows more costly while it lasts: `rate` per second from
-    `start`, never more than `cap`; `usual` is what it costs when it has lasted as long
-    as such conditions usually do."""
+    `start` for `knee` seconds, `slow` per second after, never more than `cap`; `usual`
+    is what it costs when it has lasted as long as such conditions usually do."""
 
     start: float
     rate: float
     cap: float
     usual: float = MARGIN
+    knee: float = float("inf")
+    slow: float = 0.0
+    #: at its cap the condition has lasted past all plausibility: a wrong board
+    wrong: bool = False
 
     def at(self, now: float) -> float:
-        return min(self.cap, self.rate * max(0.0, now - self.start))
+        lasted = max(0.0, now - self.start)
+        grown = self.rate * min(lasted, self.knee) + self.slow * max(0.0, lasted - self.knee)
+        return min(self.cap, grown)
+
+    def slope(self, now: float) -> tuple[float, float]:
+        """How fast the cost grows just after `now`, and until when it grows so."""
+        lasted = now - self.start
+        capped = self.capped_at()
+        if lasted < 0:
+            return 0.0, self.start
+        if now >= capped:
+            return 0.0, float("inf")
+        if lasted < self.knee:
+            return self.rate, min(self.start + self.knee, capped)
+        return self.slow, capped
 
     def ended(self, end: float) -> float:
         """What the condition costs once it is over at `end`: nothing if it lasted no
@@ -160,26 +206,37 @@ class Term:
 
     def capped_at(self) -> float:
         """When the cost reaches its cap."""
-        return self.start + self.cap / self.rate if self.rate > 0 else float("inf")
+        if self.rate > 0 and self.cap <= self.rate * self.knee:
+            return self.start + self.cap / self.rate
+        if self.slow <= 0:
+            return float("inf")
+        return self.start + self.knee + (self.cap - self.rate * self.knee) / self.slow
 
 
-def brush(start: float) -> Term:
+def brush(start: float, *, touched: bool = True, hesitate: bool = False) -> Term:
     """A piece in the hand resting on a square it only passes (or a destination it may
-    still leave): with the BRUSH it began with, MARGIN after SETTLE; past WRONG it is a
-    piece left on a wrong square."""
-    return Term(start, (MARGIN - BRUSH) / SETTLE, WRONG, usual=MARGIN - BRUSH)
+    still leave): MARGIN after SETTLE (with the BRUSH it came down with, when it just
+    `touched` the square); at its cap, a piece left on a wrong square. On a square no
+    move of the piece stops on, a hand may hesitate there with it (`hesitate`): past
+    SETTLE it grows more slowly, a wrong board by GRACE [PICO]."""
+    usual = MARGIN - (BRUSH if touched else 0.0)
+    cap = WRONG - MARGIN + usual
+    if not hesitate:
+        return Term(start, usual / SETTLE, cap, usual=usual, wrong=True)
+    return Term(start, usual / SETTLE, cap, usual=usual, knee=SETTLE,
+                slow=(WRONG - MARGIN) / (GRACE - SETTLE), wrong=True)
 
 
 def touch_down(start: float) -> Term:
     """A piece resting on a landing of a multi-capture (or on its end square with
     captured pieces still coming off): MARGIN after HOLD."""
-    return Term(start, MARGIN / HOLD, WRONG)
+    return Term(start, MARGIN / HOLD, WRONG, wrong=True)
 
 
 def removing(start: float) -> Term:
     """A capture landed on its end square with captured pieces still to come off:
     MARGIN after HOLD, but never a wrong board (the player may have forgotten them)."""
-    return Term(start, MARGIN / HOLD, 1.5 * MARGIN)
+    return Term(start, MARGIN / HOLD, STILL_REMOVING)
 
 
 def held(start: float) -> Term:
@@ -195,8 +252,16 @@ def in_air(start: float) -> Term:
 
 
 def knocked(start: float) -> Term:
-    """A knocked piece not yet back: MARGIN after KNOCK_STAYS, WRONG at most."""
-    return Term(start, MARGIN / KNOCK_STAYS, WRONG)
+    """A knocked piece not yet back: MARGIN after KNOCK_STAYS; then, its player busy
+    with the move first, more slowly: a wrong board by GRACE."""
+    return Term(start, MARGIN / KNOCK_STAYS, WRONG, knee=KNOCK_STAYS,
+                slow=(WRONG - MARGIN) / (GRACE - KNOCK_STAYS), wrong=True)
+
+
+def lagged(start: float) -> Term:
+    """A switch still reading a piece pushed off its square at `start`: it lets go
+    within TOGETHER, or the story is dropped (past DROP at once)."""
+    return Term(start + TOGETHER, 1000.0, 2 * DROP, wrong=True)
 
 
 def carry_cost(elapsed: float, steps: float, *, from_rest: bool) -> float:

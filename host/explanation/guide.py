@@ -69,12 +69,16 @@ class Guide:
 
     def _right(self, record: GameRecord, beam: Beam, display: Display, now: float) -> Event:
         """The board matches the game again: right, unless the standing stories disagree
-        about whose piece stands where (then the colours are to be checked)."""
+        about whose piece stands where (then the colours are to be checked). Asking is
+        cheap and a wrong colour left unsaid is not: a story within DOUBT of the best
+        is doubt enough. A story waiting for a switch to let go (a push it has not seen
+        end) is not one yet."""
         self.correcting = False
         target = record.game.position.pieces()
         doubtful = frozenset(
             sq
-            for story in beam.within(now)
+            for story in beam.within(now, costs.DOUBT)
+            if not story.ghosts
             for sq in target
             if (piece := story.piece_at(sq)) is not None and piece != target[sq]
         )

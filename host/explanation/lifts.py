@@ -43,6 +43,13 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     if ply is not None and ply.on == square:
         # (or, done there, the next player taking it off for their capture)
         return [_goes_on(story, now), *_lazy(story, square, now, ctx)]
+    for ghost, since in story.ghosts:
+        if ghost == square:  # (a slid piece's square letting go late)
+            if since >= now:
+                return []  # (in one scan: the changes in their own order tell it)
+            ghosts = tuple(item for item in story.ghosts if item[0] != square)
+            late = costs.lagged(since).at(now)
+            return [replace(story, ghosts=ghosts, fixed=story.fixed + late)]
     loose = story.loose_at(square)
     if loose is not None:
         return [_loose_lifted(story, loose, now)]
@@ -55,8 +62,8 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     if piece.color == story.position.turn:
         found = [_knocked(story, square, piece, now), *_own_lifted(story, square, now, ctx)]
     else:
-        found = _other_lifted(story, square, piece, now, ctx) + _snatched(story, square, now, ctx)
-    return found + _lazy(story, square, now, ctx)
+        found = _other_lifted(story, square, piece, now, ctx)
+    return found + _snatched(story, square, now, ctx) + _lazy(story, square, now, ctx)
 
 
 def _goes_on(story: Story, now: float) -> Story:
@@ -79,8 +86,14 @@ def _loose_lifted(story: Story, loose: Loose, now: float) -> Story:
 
 
 def _knocked(story: Story, square: int, piece: Piece, now: float) -> Story:
-    """Any piece knocked off its switch (rocked, or pushed on towards a neighbour)."""
-    knock = Loose(KNOCK, piece, square, None, square, now, term=costs.knocked(now))
+    """Any piece knocked off its switch (rocked, or pushed on towards a neighbour). One
+    knocked within TOGETHER of another is the same stroke of the hand: its pieces stay
+    off under the one term (the hand puts them back together)."""
+    for other in story.loose:
+        if other.stroke is not None and now - other.stroke <= costs.TOGETHER + 1e-9:
+            knock = Loose(KNOCK, piece, square, None, square, now, stroke=other.stroke)
+            return replace(story, loose=(*story.loose, knock), fixed=story.fixed + costs.KNOCK)
+    knock = Loose(KNOCK, piece, square, None, square, now, term=costs.knocked(now), stroke=now)
     return replace(story, loose=(*story.loose, knock), fixed=story.fixed + costs.KNOCK)
 
 
@@ -126,19 +139,46 @@ def _other_lifted(
             found.append(opened)
     if not found or not _taken_by_all(story, square, ctx):
         if opened is None:  # (the last move's piece in its mover's hand: it goes on)
-            found.append(_touched(story, square, piece, now))
-        found.append(_knocked(story, square, piece, now))
+            found.append(_touched(story, square, piece, now, ctx))
+        # (the last move's piece, while its mover may still go on with it or has only
+        # just let go of it, is in the mover's hand again: not knocked)
+        goes_on = opened is not None and opened.ply is not None and not opened.ply.bound
+        if last is None or last.destination != square or (
+            not goes_on and not _just_released(story, now)
+        ):
+            found.append(_knocked(story, square, piece, now))
     return found
 
 
-def _touched(story: Story, square: int, piece: Piece, now: float) -> Story:
+def _just_released(story: Story, now: float) -> bool:
+    """Was the last ply's piece released within SLIDE of `now`? Lifted again so soon, it
+    is the hand going on with it (its fingers barely off), not a knock."""
+    return bool(story.plies) and now - story.plies[-1].finished <= costs.SLIDE + 1e-9
+
+
+def _touched(story: Story, square: int, piece: Piece, now: float, ctx: Context) -> Story:
     """A piece lifted out of turn by its player's hand, to be put back (a second piece
-    in a hand already holding one costs more)."""
+    in a hand already holding one costs more; so does one lifted while the mover's
+    capture stands on its end square, only captured pieces to come off: the player
+    starting before the mover finished)."""
     busy = any(p.kind == TOUCH and p.at is None and p.hand == piece.color for p in story.loose)
     cost = costs.TOUCH + (costs.SECOND if busy else 0.0)
+    if _removals_left(story, ctx):
+        cost += costs.HELD_EARLY
     touch = Loose(TOUCH, piece, square, None, square, now, hand=piece.color,
                   term=costs.held(now))
     return replace(story, loose=(*story.loose, touch), fixed=story.fixed + cost)
+
+
+def _removals_left(story: Story, ctx: Context) -> bool:
+    """Does the ply's piece stand on the end square of its capture, only captured
+    pieces still to come off?"""
+    ply = story.ply
+    if ply is None or ply.on is None or not ply.lifted:
+        return False
+    off = off_board(story)
+    ends = ending_on(compatible(ctx.rules(story), ply), ply.on, ply.stops)
+    return any(not p.captures <= off for p in ends)
 
 
 def _taken_by_all(story: Story, square: int, ctx: Context) -> bool:
@@ -177,7 +217,9 @@ def _rested(ply: Underway, now: float) -> float:
 def _snatched(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     """The ply's piece in the hand came down on an end square and the next player took
     it off for their capture within one scan (never seen), and this lift is their next
-    action: one story per end square whose capture the next player can make."""
+    action: one story per end square whose capture the next player can make. (A hand
+    waiting at the landing is ready for the move as first played: a move going on lands
+    where nobody expected it, so a snatch there is anticipated.)"""
     ply = story.ply
     if ply is None or not ply.lifted or ply.on is not None:
         return []
@@ -189,7 +231,8 @@ def _snatched(story: Story, square: int, now: float, ctx: Context) -> list[Story
         if not path.captures <= off or path.destination in board:
             continue
         assert ply.left is not None
-        cost = costs.UNSEEN + costs.carry_cost(
+        cost = costs.UNSEEN + (costs.ANTICIPATED if ply.was is not None else 0.0)
+        cost += costs.carry_cost(
             now - ply.since,
             geometry.steps(ply.left, path.destination),
             from_rest=not ply.touched,

@@ -57,7 +57,52 @@ def on_place(story: Story, square: int, now: float, ctx: Context) -> list[Story]
         found.append(_put_back(story, ply, square))
     stray = Loose(STRAY, None, None, square, None, now)
     found.append(replace(story, loose=(*story.loose, stray), fixed=story.fixed + costs.WRONG))
+    found += _pushed_ahead(story, square, now) + _slid_on(story, square, now, ctx)
     return found + _lazy(story, square, now, ctx)
+
+
+def _pushed_ahead(story: Story, square: int, now: float) -> list[Story]:
+    """A piece standing next to `square` pushed onto it, its own square's switch still
+    reading it a moment (it lets go within TOGETHER: lifts.py)."""
+    found: list[Story] = []
+    for home in geometry_for(story.position.variant).neighbours(square):
+        piece = story.position.piece_at(home)
+        if piece is None or not story.is_home(home):
+            continue
+        if any(loose.stroke is not None and loose.home == home for loose in story.loose):
+            continue
+        stroke = _stroke_of(story, now)
+        knock = Loose(KNOCK, piece, home, square, home, now,
+                      term=None if stroke is not None else costs.knocked(now),
+                      stroke=now if stroke is None else stroke)
+        cost = costs.LAG + costs.KNOCK
+        ghosts = (*story.ghosts, (home, now))
+        found.append(replace(story, loose=(*story.loose, knock), ghosts=ghosts,
+                             fixed=story.fixed + cost))
+    return found
+
+
+def _slid_on(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
+    """The ply's piece, resting on a square next to `square`, slid on to it, the square it
+    left still reading it a moment (it lets go within TOGETHER: lifts.py)."""
+    ply = story.ply
+    if ply is None or ply.on is None or not ply.lifted:
+        return []
+    if square not in geometry_for(story.position.variant).neighbours(ply.on):
+        return []
+    rested = ply.rest.ended(now) if ply.rest is not None else 0.0
+    carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None)
+    moving = replace(story, ply=carried, ghosts=(*story.ghosts, (ply.on, now)),
+                     fixed=story.fixed + rested + costs.LAG)
+    return _comes_down(moving, carried, square, now, ctx)
+
+
+def _stroke_of(story: Story, now: float) -> float | None:
+    """The stroke of the hand still knocking pieces at `now`, if one is."""
+    for loose in story.loose:
+        if loose.stroke is not None and now - loose.stroke <= costs.TOGETHER + 1e-9:
+            return loose.stroke
+    return None
 
 
 def _comes_down(
@@ -69,28 +114,48 @@ def _comes_down(
     assert ply.left is not None
     steps = geometry.steps(ply.left, square)
     cost = costs.carry_cost(now - ply.since, steps, from_rest=not ply.touched)
-    cost += costs.in_air(ply.since).ended(now)
+    cost += story.air_cost(now)
+    paths = compatible(ctx.rules(story), ply)
     early = square != ply.origin
     if early:
-        cost += costs.held_early(ply.early)
+        cost += costs.held_early(ply.early) + _anticipated(story, ply, paths)
     down = replace(
         ply, on=square, since=now, last=now, early=0.0 if early else ply.early, touched=True
     )
-    paths = compatible(ctx.rules(story), ply)
     found: list[Story] = []
     if square == ply.origin and ply.was is None:
         found.append(_home(story, ply, cost, now))
     landing, pending = _touch_down(paths, square, ply, off_board(story))
     if landing or pending:
         rest = costs.touch_down(now) if landing else costs.removing(now)
-        stopped = replace(down, stops=(*ply.stops, square), rest=rest)
+        again = ply.stops[-1:] == (square,)
+        stopped = replace(down, stops=ply.stops if again else (*ply.stops, square), rest=rest)
         found.append(replace(story, ply=stopped, fixed=story.fixed + cost))
     if len(landing) + len(pending) < len(paths) or not paths:
-        brushed = replace(down, rest=costs.brush(now))
+        hesitate = not _a_stop(story, ply, square, ctx)
+        brushed = replace(down, rest=costs.brush(now, hesitate=hesitate))
         found.append(replace(story, ply=brushed, fixed=story.fixed + cost + costs.BRUSH))
     released = replace(story, ply=replace(down, rest=None), fixed=story.fixed + cost)
     found += settled(released, ctx, now)
     return found
+
+
+def _anticipated(story: Story, ply: Underway, paths: tuple[Path, ...]) -> float:
+    """The cost of a ply lifted before its turn began that can only be a capture of the
+    piece the last ply brought: it was lifted to take a piece not there yet."""
+    if ply.early <= costs.TOGETHER or not story.plies or not paths:
+        return 0.0
+    brought = story.plies[-1].move.destination
+    return costs.ANTICIPATED if all(brought in p.captures for p in paths) else 0.0
+
+
+def _a_stop(story: Story, ply: Underway, square: int, ctx: Context) -> bool:
+    """Is `square` a landing of any move of the ply's piece (whatever the story says it
+    did so far)? A piece resting long there touched down; elsewhere it may hesitate."""
+    if ply.origin is None:
+        return False
+    rules = ctx.rules(story)
+    return any(square in rules.paths[i].landings for i in rules.from_origin(ply.origin))
 
 
 def _touch_down(
@@ -101,8 +166,10 @@ def _touch_down(
     come off (second; `off`: the pieces already off the board). Ending there with
     every captured piece off is no stop: the piece is done there, or only passing."""
     landing, pending = [], []
+    # (back on the square it last stopped on: the same stop, as after a hover)
+    before = ply.stops[:-1] if ply.stops[-1:] == (square,) else ply.stops
     for p in paths:
-        i = p.lands_after(square, done_landings(p, ply.stops))
+        i = p.lands_after(square, done_landings(p, before))
         if i is None:
             continue
         if i < len(p.landings) - 1:
@@ -114,7 +181,10 @@ def _touch_down(
 
 def _home(story: Story, ply: Underway, cost: float, now: float) -> Story:
     """The ply's piece put back on its own square: nothing played (the captured pieces
-    already off still count as taken off first, waiting for it to be lifted)."""
+    already off still count as taken off first, waiting for it to be lifted). After
+    touch-downs on the way of a capture, that is abandoning it."""
+    if ply.stops:
+        cost += costs.ABANDON
     if not ply.removed:
         return replace(story, ply=None, acted=story.acted, fixed=story.fixed + cost)
     waiting = Underway(
@@ -130,10 +200,11 @@ def _loose_down(
     the lights ask while the board is put right (a hand puts down the piece it lifted
     last: that one only), or astray."""
     rest = tuple(other for other in story.loose if other is not loose)
-    ended = loose.term.ended(now) if loose.term is not None else 0.0
     if square == loose.home:
+        others, ended = _hand_over(rest, loose, now)
         crowned = story.crowned or loose.kind == CROWN
-        return [replace(story, loose=rest, crowned=crowned, fixed=story.fixed + ended)]
+        back = replace(story, loose=others, crowned=crowned, fixed=story.fixed + ended)
+        return [_free_again(story, back, now)]
     found: list[Story] = []
     geometry = geometry_for(story.position.variant)
     if (
@@ -144,13 +215,40 @@ def _loose_down(
     ):
         slid = replace(loose, at=square, left=loose.left)
         found.append(replace(story, loose=(*rest, slid)))
+    others, ended = _hand_over(rest, loose, now)
     if square in ctx.put and loose.since >= _last_lift(story) - costs.TOGETHER:
         guided = replace(loose, kind=STRAY if loose.home is None else GUIDED, at=square,
-                         term=None)
-        found.append(replace(story, loose=(*rest, guided), fixed=story.fixed + ended))
-    astray = replace(loose, kind=STRAY, at=square, since=now, term=None)
-    found.append(replace(story, loose=(*rest, astray), fixed=story.fixed + ended + costs.WRONG))
+                         term=None, stroke=None)
+        found.append(replace(story, loose=(*others, guided), fixed=story.fixed + ended))
+    astray = replace(loose, kind=STRAY, at=square, since=now, term=None, stroke=None)
+    found.append(replace(story, loose=(*others, astray), fixed=story.fixed + ended + costs.WRONG))
     return found
+
+
+def _hand_over(
+    rest: tuple[Loose, ...], down: Loose, now: float
+) -> tuple[tuple[Loose, ...], float]:
+    """`down` put down (home, or elsewhere): what its term cost, ended now; but while
+    others of its stroke are still off, the stroke's term goes on with them."""
+    if down.term is None:
+        return rest, 0.0
+    if down.stroke is not None:
+        for i, other in enumerate(rest):
+            if other.stroke == down.stroke and other.term is None:
+                taken = replace(other, term=down.term)
+                return (*rest[:i], taken, *rest[i + 1:]), 0.0
+    return rest, down.term.ended(now)
+
+
+def _free_again(before: Story, back: Story, now: float) -> Story:
+    """The last piece knocked by the hand carrying the ply's piece is back: the time it
+    took was the hand's, not the piece's waiting in it."""
+    paused = before.knocked_since()
+    if paused is None or back.knocked_since() is not None:
+        return back
+    assert back.ply is not None
+    busy = back.ply.busy + max(0.0, now - paused)
+    return replace(back, ply=replace(back.ply, busy=busy))
 
 
 def _last_lift(story: Story) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from engine import Move, Position
 from engine.position import Piece
-from host.explanation.costs import WRONG, Term, in_air
+from host.explanation.costs import Term, in_air, lagged
 
 #: why a piece is off its own square (besides the ply underway)
 TOUCH = "touch"  # lifted out of turn by a hand, to be put back
@@ -68,6 +68,8 @@ class Underway:
     bound: bool = False
     #: the piece has come down somewhere since it was lifted (no longer carried from rest)
     touched: bool = False
+    #: seconds the hand carrying it spent putting pieces it knocked back (not thinking)
+    busy: float = 0.0
 
     def key(self) -> tuple[object, ...]:
         return (self.origin, self.removed, self.stops, self.lifted, self.on, self.was,
@@ -90,6 +92,9 @@ class Loose:
     since: float
     hand: str | None = None
     term: Term | None = None
+    #: a knock: when the stroke that knocked it began (pieces one stroke knocked share
+    #: one term: the hand that put one back puts back the others)
+    stroke: float | None = None
 
     def key(self) -> tuple[object, ...]:
         return (self.kind, self.piece, self.home, self.at, self.hand)
@@ -114,19 +119,42 @@ class Story:
     turn_began: float = 0.0
     crowned: bool = False
     fixed: float = 0.0
+    #: squares whose switch still reads a piece slid off them onto a neighbour, and
+    #: since when (a switch letting go a moment after the next one closed)
+    ghosts: tuple[tuple[int, float], ...] = ()
     #: the conditions still going on (made from the fields above)
     _terms: tuple[Term, ...] = field(default=(), init=False, repr=False, compare=False)
     _key: tuple[object, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         found = [loose.term for loose in self.loose if loose.term is not None]
+        found += [lagged(since) for _, since in self.ghosts]
         ply = self.ply
         if ply is not None:
             if ply.rest is not None:
                 found.append(ply.rest)
-            elif ply.lifted and ply.on is None:
-                found.append(in_air(ply.since))
+            elif ply.lifted and ply.on is None and self.knocked_since() is None:
+                found.append(in_air(ply.since + ply.busy))
         object.__setattr__(self, "_terms", tuple(found))
+
+    def knocked_since(self) -> float | None:
+        """When the hand carrying the ply's piece knocked pieces still off (it puts them
+        back before it goes on: the piece in it is not waiting meanwhile), if it did."""
+        ply = self.ply
+        if ply is None or not ply.lifted or ply.on is not None:
+            return None
+        strokes = [
+            loose.stroke for loose in self.loose
+            if loose.kind == KNOCK and loose.stroke is not None and loose.stroke >= ply.since
+        ]
+        return min(strokes, default=None)
+
+    def air_cost(self, now: float) -> float:
+        """What carrying the ply's piece until `now` cost, once it comes down."""
+        ply = self.ply
+        assert ply is not None
+        paused = self.knocked_since()
+        return in_air(ply.since + ply.busy).ended(now if paused is None else paused)
 
     # -- cost --------------------------------------------------------------------------
 
@@ -145,7 +173,7 @@ class Story:
         condition that lasted past all plausibility)? Then the board is unexplained."""
         if any(loose.kind == STRAY for loose in self.loose):
             return True
-        return any(term.cap >= WRONG and term.at(now) >= term.cap for term in self.terms())
+        return any(term.wrong and term.at(now) >= term.cap - 1e-9 for term in self.terms())
 
     def key(self) -> tuple[object, ...]:
         """What the story says, its costs and times aside: two stories with one key are
@@ -158,6 +186,7 @@ class Story:
                 self.lingering,
                 self.acted,
                 self.crowned,
+                tuple(sq for sq, _ in self.ghosts),
             )
             object.__setattr__(self, "_key", key)
         return self._key  # type: ignore[return-value]
@@ -181,6 +210,7 @@ class Story:
             if loose.at is not None:
                 board.add(loose.at)
         board.update(sq for sq, _ in self.lingering)
+        board.update(sq for sq, _ in self.ghosts)
         return frozenset(board)
 
     def piece_at(self, square: int) -> Piece | None:

@@ -97,7 +97,7 @@ def rest_on(story: Story, ply: Underway, square: int, now: float, ctx: Context) 
             return costs.touch_down(now)
         if not p.captures <= off:
             return costs.removing(now)
-    return costs.brush(now)
+    return costs.brush(now, touched=False)
 
 
 def done_landings(path: Path, stops: tuple[int, ...]) -> int:
@@ -145,7 +145,8 @@ def finish(story: Story, move: Move, finished: float) -> Story:
         lingering=tuple(sorted(lingering.items())),
         acted=False,
         turn_began=finished,
-        fixed=story.fixed + held,
+        ghosts=story.ghosts,
+        fixed=story.fixed + held + (costs.FORGET if forgotten else 0.0),
     )
     return _played_on(done)
 
@@ -208,6 +209,7 @@ def reopen(story: Story, now: float, ctx: Context, *, lifted: bool) -> Story | N
         acted=True,
         turn_began=story.turn_began,
         crowned=False,
+        ghosts=story.ghosts,
         fixed=story.fixed + costs.reopen_cost(now - last.finished),
     )
 
