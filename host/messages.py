@@ -53,6 +53,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "clock-warning": "{side}: {time} no relógio.",
         "clock-paused": "Relógio parado.",
         "clock-resumed": "O relógio volta a correr.",
+        "draw-offer-computer": "As {side} propõem empate ao computador.",
+        "computer-draw-accepted": "O computador aceita o empate.",
+        "computer-draw-declined": "O computador recusa o empate: não está pior, e ainda há "
+        "jogo.",
+        "computer-draw-declined-better": "O computador recusa o empate: está melhor.",
+        "computer-draw-declined-opening": "O computador recusa o empate: ainda é a abertura "
+        "(os primeiros {moves} de cada lado).",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -101,6 +108,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "clock-warning": "{side}: {time} left.",
         "clock-paused": "Clock stopped.",
         "clock-resumed": "The clock runs again.",
+        "draw-offer-computer": "{side} offers the computer a draw.",
+        "computer-draw-accepted": "The computer accepts the draw.",
+        "computer-draw-declined": "The computer declines the draw: it does not stand worse, "
+        "and there is still a game to play.",
+        "computer-draw-declined-better": "The computer declines the draw: it stands better.",
+        "computer-draw-declined-opening": "The computer declines the draw: it is still the "
+        "opening (the first {moves} of each side).",
     },
 }
 
