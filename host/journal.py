@@ -1,17 +1,24 @@
 """The game journal: every committed move on disk before anyone hears of it.
 
-JSON lines, one record per event (the game's header with its variant, start
+JSON lines, one record per event (the game's header with its id, variant, start
 position and players; moves; takebacks; other players; the end), appended and
 fsync'd, so a power cut loses nothing that was announced. A torn last line
 (power lost mid-write) is ignored on reading. The journal holds the current
 game only; when a game ends (or is abandoned for a new one) its PDN goes to
 the games folder.
+
+Every game has an id, made when it starts and kept in the header (`id`): the
+broadcast names the game by it, never by a slot in a round. A journal written
+before ids existed gets one derived from its header (`legacy_game_id`), so
+resuming it any number of times gives the same id.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +34,8 @@ class JournalGame:
     variant: str
     start_fen: str
     started: str
+    #: the game's id (`new_game_id`); derived from the header for an older journal
+    id: str = ""
     moves: list[dict[str, Any]] = field(default_factory=list)
     result: str | None = None
     reason: str | None = None
@@ -37,6 +46,20 @@ class JournalGame:
     @property
     def finished(self) -> bool:
         return self.result is not None
+
+
+def new_game_id(started: str) -> str:
+    """A new game's id: its start time (sorts, reads) and 32 random bits, so two games
+    started in the same second, on one board or on two, never share one."""
+    stamp = "".join(ch for ch in started if ch.isdigit())[:14] or "0"
+    return f"{stamp}-{secrets.token_hex(4)}"
+
+
+def legacy_game_id(started: str, variant: str, start_fen: str) -> str:
+    """The id of a game whose journal predates ids: the same header, the same id."""
+    digest = hashlib.sha256(f"{started}|{variant}|{start_fen}".encode()).hexdigest()[:8]
+    stamp = "".join(ch for ch in started if ch.isdigit())[:14] or "0"
+    return f"{stamp}-{digest}"
 
 
 def _fsync_dir(path: Path) -> None:
@@ -64,15 +87,20 @@ class Journal:
         start_fen: str,
         started: str | None = None,
         players: dict[str, str] | None = None,
-    ) -> None:
+        game_id: str | None = None,
+    ) -> str:
         """Begin a new game: atomically replace the file with a fresh header (with who
-        plays each side, so a resumed game is played by the same players)."""
+        plays each side, so a resumed game is played by the same players, and the game's
+        id, new unless given). Returns the id."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        started = started or datetime.now().isoformat(timespec="seconds")
+        game_id = game_id or new_game_id(started)
         header: dict[str, Any] = {
             "type": "game",
+            "id": game_id,
             "variant": variant,
             "fen": start_fen,
-            "started": started or datetime.now().isoformat(timespec="seconds"),
+            "started": started,
         }
         if players is not None:
             header["players"] = dict(players)
@@ -83,6 +111,7 @@ class Journal:
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
         _fsync_dir(self.path.parent)
+        return game_id
 
     def _append(self, record: dict[str, Any]) -> None:
         with open(self.path, "a", encoding="utf-8") as handle:
@@ -121,7 +150,7 @@ class Journal:
         record = self.read()
         if record is None:
             return
-        self.start(record.variant, record.start_fen, record.started, record.players)
+        self.start(record.variant, record.start_fen, record.started, record.players, record.id)
         for entry in record.moves:
             self.move(
                 entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
@@ -144,7 +173,11 @@ class Journal:
                 continue
             kind = record.get("type")
             if kind == "game":
-                game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
+                started = record.get("started", "")
+                game_id = record.get("id")
+                if not isinstance(game_id, str) or not game_id:
+                    game_id = legacy_game_id(started, record["variant"], record["fen"])
+                game = JournalGame(record["variant"], record["fen"], started, game_id)
                 game.players = players_or_none(record.get("players"))
             elif game is None:
                 continue

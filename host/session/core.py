@@ -84,6 +84,8 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
+            #: the game's own id (host/journal.py): what the broadcast names it by
+            self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
             self.recogniser = Recogniser(
@@ -100,7 +102,9 @@ class Session(BoardCommands, EventHandling, Leds):
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(game.variant.name, game.fen(), self.started, self._recorded())
+            self.game_id = self.journal.start(
+                game.variant.name, game.fen(), self.started, self._recorded()
+            )
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
