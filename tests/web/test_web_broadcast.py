@@ -49,7 +49,7 @@ def test_a_live_board_publishes_its_moves_and_shows_its_players(
     pairing = read_pairings("board,board_id,white,black\n1,b1,Ana,Bia\n", "round.csv",
                             event="Clube", round_name="3")
     publish_round(broker.settings("organiser"), pairing)
-    watcher = Watcher(broker.settings("relay"), f"{topics.ROOT}/board/b1/#")
+    watcher = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/#")
     board = _board(tmp_path / "b1", broker.url, broker.password_file("b1")).start()
     try:
         state = board.wait_for(lambda s: s["tags"].get("White") == "Ana")
