@@ -226,6 +226,7 @@ class Publisher:
                         self.outbox.acked(seq)
                 elif kind == "relay-ack":
                     self.outbox.relay_acked(item["epoch"], item["seq"])
+                    self._send_again(item)
                 elif kind == "assignment":
                     self._assign(item)
                 elif kind == "mark":
@@ -251,6 +252,15 @@ class Publisher:
             self._publish_state(self._last)
         self._was_connected = True
         self._ready.set()
+
+    def _send_again(self, ack: dict[str, Any]) -> None:
+        """The relay lacks some messages although later ones reached it: send them again."""
+        missing = ack.get("missing")
+        if not missing or not self._live or ack["epoch"] != self.outbox.epoch:
+            return
+        for entry in self.outbox.pending():
+            if missing[0] <= entry.seq <= missing[1]:
+                self._send(entry)
 
     def _send(self, entry: Entry) -> None:
         info = self._client.publish(entry.topic, entry.payload, qos=1, retain=entry.retain)

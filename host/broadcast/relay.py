@@ -280,6 +280,12 @@ class Relay:
         for board_id, epoch, seq in self.intake.acks():
             client.publish(topics.board_topic(board_id, topics.ACK),
                            topics.encode({"epoch": epoch, "seq": seq}), qos=1, retain=True)
+        with self.lock:
+            gaps = self.intake.gaps(time.monotonic())
+        for board_id, epoch, seq, missing in gaps:
+            self.log(f"board {board_id}: asking again for seq {missing[0]}..{missing[1]}")
+            client.publish(topics.board_topic(board_id, topics.ACK), topics.encode(
+                {"epoch": epoch, "seq": seq, "missing": missing}), qos=1, retain=True)
 
     # -- what is shown ------------------------------------------------------------------------
 

@@ -442,9 +442,11 @@ class Boards:
         return log if changed else None
 
     def set_online(self, board_id: str, online: bool, arrived: float) -> list[GameLog]:
+        """The board came or went: its current game (its latest) shows it."""
         feed = self.feed(board_id)
         feed.online = online
-        return [log for log in feed.games.values() if log.set_online(online, arrived)]
+        games = feed.ordered()
+        return [games[-1]] if games and games[-1].set_online(online, arrived) else []
 
     def game(self, key: GameKey) -> GameLog | None:
         feed = self.feeds.get(key[0])

@@ -25,8 +25,9 @@ from host.broadcast.relay_rounds import Pairing, Rounds
 from host.broadcast.relay_status import RelayStatus
 from host.broadcast.relay_store import COMPACT_AFTER, Store
 
-#: seconds a gap in a board's seqs may stay open while later ones arrive
-GAP_PATIENCE = 30.0
+#: seconds a gap in a board's seqs may stay open while later ones arrive before the
+#: relay asks the board for them, and before it gives up on them
+GAP_ASK, GAP_PATIENCE = 5.0, 30.0
 KEPT_KINDS = (topics.STATE, topics.MOVE, topics.CORRECTION)
 
 
@@ -43,6 +44,7 @@ class Intake:
         self.rounds_changed: set[str | None] = set()  # rounds whose pairings or games moved
         self.pairings_changed: set[str] = set()  # rounds the organiser (re)published
         self._acked: dict[tuple[str, str], int] = {}  # (board, epoch) -> seq acknowledged
+        self._asked: set[tuple[str, str, int]] = set()  # gaps asked for (board, epoch, high)
 
     # -- messages ---------------------------------------------------------------------
 
@@ -141,6 +143,19 @@ class Intake:
                     self.store.add({"lost": [feed.board_id, epoch, missing[-1]]})
                     self.log(f"board {feed.board_id}: gave up waiting for seq "
                              f"{missing[0]}..{missing[-1]} (later ones arrived)")
+
+    def gaps(self, now: float) -> list[tuple[str, str, int, list[int]]]:
+        """(board, epoch, seq acknowledged, [first, last] missing) for each gap open for
+        GAP_ASK seconds, once per gap: the board sends those again."""
+        asks = []
+        for feed in self.boards.feeds.values():
+            for epoch, run in feed.seqs.items():
+                if (run.gap_since is None or now - run.gap_since < GAP_ASK
+                        or (feed.board_id, epoch, run.high) in self._asked):
+                    continue
+                self._asked.add((feed.board_id, epoch, run.high))
+                asks.append((feed.board_id, epoch, run.high, [run.high + 1, min(run.above) - 1]))
+        return asks
 
     def acks(self) -> list[tuple[str, str, int]]:
         """(board, epoch, seq) to acknowledge: what moved since the last call."""

@@ -11,8 +11,9 @@ Where a game goes (`place`), decided once and kept:
 
 - a game claiming a round and board (checked) goes to that round;
 - a game claiming nothing goes to the current round if its board is paired
-  there, else to the unpaired games (round None); an unclaimed game with no
-  move yet is not filed at all (a board reset after its game shows nothing);
+  there, else to the unpaired games (round None);
+- a game with no move yet is filed only as its board's first game of the
+  round (a board reset, or restarted, after its game shows nothing new);
 - a filed game stays where it is, except an unfinished one whose board later
   claims another round for it (a game started before the next round's
   pairings arrived, then tagged by the board): it moves there. A finished game
@@ -121,8 +122,8 @@ class Rounds:
             paired = current is not None and current.pairing_of(view.board_id) is not None
             target = self.current if paired else UNPAIRED
         if key not in self.placed:
-            if not claimed and not view.moves:
-                return set()
+            if not view.moves and (not claimed or self._has_game(target, view.board_id)):
+                return set()  # nothing to show yet beside what the board already has
             self.file(key, target)
             return {target}
         where = self.placed[key]
@@ -131,6 +132,10 @@ class Rounds:
         self.rounds[where].filed.remove(key)
         self.file(key, target)
         return {where, target}
+
+    def _has_game(self, name: str | None, board_id: str) -> bool:
+        record = self.rounds.get(name)
+        return record is not None and any(key[0] == board_id for key in record.filed)
 
     def file(self, key: GameKey, name: str | None) -> None:
         self.round(name).filed.append(key)

@@ -22,7 +22,9 @@ never reused, also after a restart). The relay merges a game's messages by
 board whose SD card was replaced (new epoch) is not mistaken for a replay of
 old messages. The relay acknowledges, per board, the highest seq up to which
 it has stored everything (`ack`, retained); a board keeps what is not
-acknowledged and sends it again, oldest first, before anything new.
+acknowledged and sends it again, oldest first, before anything new; an ack
+naming seqs the relay lacks although later ones came (`missing`) has them sent
+again at once.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
 #: optional fields, checked when present (older boards do not send them)
 OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     STATE: {"started": _STR},  # when the game started (ISO time), for the PDN's Date
+    ACK: {"missing": (list,)},  # [first, last]: seqs the relay lacks although later ones came
 }
 
 
@@ -150,6 +153,10 @@ def check_message(kind: str, payload: bytes | str) -> dict[str, Any]:
             if not (isinstance(entry, dict) and isinstance(entry.get("board"), int)
                     and isinstance(entry.get("board_id"), str)):
                 raise BadMessage("round: each of boards needs an int board and a board_id")
+    missing = data.get("missing") if kind == ACK else None
+    if missing is not None and not (len(missing) == 2 and all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in missing)):
+        raise BadMessage("ack: missing must be [first, last] seqs")
     if "game" in data and not data["game"].strip():
         raise BadMessage(f"{kind}: the game id is empty")
     if "seq" in data and data["seq"] < 1:

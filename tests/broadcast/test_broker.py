@@ -405,3 +405,57 @@ def test_a_board_publishes_over_mqtts_with_the_clubs_ca(boards: list, tmp_path: 
         assert "messages kept in the outbox for next time" in refused.log()
     finally:
         broker.stop()
+
+
+# -- the relay's acknowledgements, as a board sees them ---------------------------------------
+
+
+def test_a_board_holds_what_the_relay_lacks_and_sends_it_again_when_asked(
+        broker: Broker, tmp_path: Path) -> None:
+    from host.broadcast.publisher import Publisher
+    from tests.broadcast.evening import snapshots
+
+    relay_side = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/+")
+    publisher = Publisher(broker.settings("b1"), "b1", tmp_path / "b1.outbox.jsonl").start()
+    try:
+        assert publisher.wait_ready(10)
+        ack = topics.board_topic("b1", topics.ACK)
+        epoch = publisher.outbox.epoch
+        changes = list(snapshots("brazilian", _opening("brazilian", 2), "g1", None))
+        publisher.update(changes[0])  # the game's first state: seq 1
+        assert publisher.flush(10)
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": 1}), retain=True)
+        wait_until(lambda: publisher.outbox.delivered == 1, what="the relay's ack applied")
+        for snap in changes[1:]:  # a move and a state each: seqs 2 to 5
+            publisher.update(snap)
+        assert publisher.flush(10)
+        held = [e.seq for e in publisher.outbox.pending()]
+        assert held == list(range(2, publisher.outbox.next_seq))  # the broker has them too
+
+        def sent(seq: int) -> int:
+            return sum(1 for t, p, _ in relay_side.messages
+                       if t != ack and p and p[:1] == b"{" and json.loads(p).get("seq") == seq)
+
+        assert sent(3) == 1
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": 1, "missing": [3, 3]}),
+                           retain=True)
+        relay_side.wait_for(lambda _m: sent(3) == 2)  # seq 3 once more, and only it
+        assert sent(2) == 1 and sent(4) == 1
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": held[-1]}), retain=True)
+        wait_until(lambda: not publisher.outbox.pending(), what="the outbox to empty")
+    finally:
+        publisher.close(timeout=1)
+        relay_side.close()
+
+
+def test_a_relay_the_broker_refuses_exits_with_the_configuration_status(
+        broker: Broker, relays: list, tmp_path: Path) -> None:
+    from host.broadcast.relay_exit import CONFIGURATION
+    from tests.broadcast.conftest import RelayProcess
+
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not-the-password\n")
+    relay = RelayProcess(tmp_path / "out", broker, extra=("--password-file", str(wrong)))
+    relays.append(relay)
+    assert relay.process.wait(timeout=30) == CONFIGURATION, relay.log()
+    assert "cannot go on" in relay.log() and "password" in relay.log()

@@ -184,3 +184,31 @@ def test_a_torn_last_line_of_the_store_is_ignored(tmp_path: Path) -> None:
     again.intake.restore(10, 10)
     again.clock = 10
     assert again.layout(None) == [("b1", "g1", 2)]
+
+
+def test_a_lasting_gap_is_asked_for_once_then_given_up(tmp_path: Path) -> None:
+    desk = Desk(tmp_path)
+    texts = game_texts(3)
+    desk.board("b1", "state", state(1, []))
+    desk.board("b1", "move", move(3, 2, texts[1]))  # seq 2 (ply 1) never comes
+    assert desk.intake.acks() == [("b1", "e1", 1)]
+    run = desk.intake.boards.feeds["b1"].seqs["e1"]
+    since = run.gap_since
+    assert since is not None
+    assert desk.intake.gaps(since + 1) == []
+    assert desk.intake.gaps(since + 6) == [("b1", "e1", 1, [2, 2])]
+    assert desk.intake.gaps(since + 7) == []  # asked once
+    desk.intake.give_up_gaps(since + 31)
+    assert desk.status.lost == 1 and desk.intake.acks() == [("b1", "e1", 3)]
+
+
+def test_a_new_game_with_no_move_is_not_filed_beside_the_boards_game(tmp_path: Path) -> None:
+    """A board restarted after its game tags the next, still empty, game with the same
+    assignment: it shows nothing until it has a move."""
+    desk = Desk(tmp_path)
+    desk.pair("1", [(1, "b1", "Ana", "Bia")])
+    desk.board("b1", "state", state(1, game_texts(4), round="1", board=1, result="1-0"))
+    desk.board("b1", "state", state(1, [], epoch="e2", game="g2", round="1", board=1))
+    assert desk.layout("1") == [("1", "g1", 4)]
+    desk.board("b1", "move", move(2, 1, game_texts(1)[0], game="g2") | {"epoch": "e2"})
+    assert desk.layout("1") == [("1", "g1", 4), ("1.2", "g2", 1)]

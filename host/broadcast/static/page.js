@@ -8,9 +8,11 @@
 
 const WORDS = {
   en: { board: "Board", game: "game", notStarted: "not started", plies: "plies",
-        offline: "offline", allBoards: "← all boards", catchingUp: "catching up…" },
+        offline: "offline", allBoards: "← all boards", catchingUp: "catching up…",
+        round: "Round" },
   pt: { board: "Mesa", game: "jogo", notStarted: "não começou", plies: "lances",
-        offline: "desconectada", allBoards: "← todas as mesas", catchingUp: "atualizando…" },
+        offline: "desconectada", allBoards: "← todas as mesas", catchingUp: "atualizando…",
+        round: "Rodada" },
 };
 const words = (navigator.language || "en").toLowerCase().startsWith("pt") ? WORDS.pt : WORDS.en;
 
@@ -100,7 +102,7 @@ function showRound(round) {
   state.round = round.round;
   state.games = new Map(round.games.map((game) => [game.key, game]));
   document.getElementById("title").textContent = round.event || "draughtsboard";
-  document.getElementById("subtitle").textContent = round.round ? `Round ${round.round}` : "";
+  document.getElementById("subtitle").textContent = round.round ? `${words.round} ${round.round}` : "";
   const files = document.getElementById("files");
   files.replaceChildren();
   if (round.round) {
