@@ -206,6 +206,8 @@ class Relay:
                         self._handle(arrival)
                     self.intake.give_up_gaps(time.monotonic())
                     self.store.commit()
+                    if self.intake.should_compact(self.delay):
+                        self.intake.compact()
                 self._acknowledge(batch)
                 if self.caught_up.is_set():
                     self._publish()

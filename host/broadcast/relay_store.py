@@ -22,8 +22,8 @@ stored or still queued for it at the broker. `arrived` is wall-clock time
 
 Compaction (`rewrite`) replaces the file with the lines that rebuild the same
 state: each game's newest state and what followed it, the rounds, where each
-game is filed; the relay does it at start and at a clean exit once the file
-has grown past `COMPACT_AFTER` lines.
+game is filed; the relay does it whenever the file has grown past
+`COMPACT_AFTER` lines (not with `--delay`, whose older versions it would drop).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Any
 
 from host.broadcast.lines import cut_torn_line
 
-#: lines after which the store is compacted (at start and at a clean exit)
+#: lines after which the store is compacted
 COMPACT_AFTER = 20000
 
 
