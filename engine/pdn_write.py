@@ -13,7 +13,7 @@ backslashes in values are escaped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.game import Game
 from engine.pdn_results import WRITTEN
@@ -38,6 +38,8 @@ def write_game(
     moves: Iterable[Move] | None = None,
     result: str | None = None,
     start_fen: str | None = None,
+    *,
+    comments: Sequence[str | None] = (),
 ) -> str:
     """One game as PDN text, ending with a blank line (so games can be concatenated).
 
@@ -49,11 +51,19 @@ def write_game(
     here, never copied. The older form `write_game(variant, tags, moves,
     result, start_fen=None)` is still accepted.
 
-    Raises `EngineError` for a bad tag name or value or a result outside
-    `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an illegal move.
+    `comments[i]`, when given and not None, is written as `{...}` after the i-th move
+    (the clocks after it: `engine.pdn_clocks.clock_comment`).
+
+    Raises `EngineError` for a `game` that is neither a `Game` nor a
+    `Variant`, tags that are not a mapping of names (text) to values (text or
+    numbers; None is an unknown value), a bad tag name or value or a result
+    outside `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an
+    illegal move.
     """
-    tags = {("Result" if str(name).lower() == "result" else name): value
-            for name, value in (tags or {}).items()}
+    if not isinstance(game, Game | Variant):
+        raise EngineError(f"write_game writes a Game, not {type(game).__name__}")
+    tags = {("Result" if name.lower() == "result" else name): value
+            for name, value in _checked(tags).items() if value is not None}
     if isinstance(game, Variant):  # the older form
         variant = game
         start = Position.from_fen(start_fen, variant) if start_fen else variant.initial_position()
@@ -76,8 +86,25 @@ def write_game(
     roster = {name.lower() for name in ROSTER}
     lines += [_tag(name, value) for name, value in tags.items()
               if name.lower() not in roster and name.lower() not in _COMPUTED]
-    words = [*_movetext(variant, start, played), final]
+    words = [*_movetext(variant, start, played, comments), final]
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n\n"
+
+
+def _checked(tags: object) -> dict[str, object]:
+    """`tags` as a dict, every name text and every value text, a number or None."""
+    if tags is None:
+        return {}
+    if not isinstance(tags, Mapping):
+        raise EngineError(f"tags are a mapping of tag names to values, not "
+                          f"{type(tags).__name__}")
+    for name, value in tags.items():
+        if not isinstance(name, str):
+            raise EngineError(f"a tag name is text, not {type(name).__name__} ({name!r:.20})")
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, str | int | float)):
+            raise EngineError(f"tag {name:.20}: a value is text or a number, "
+                              f"not {type(value).__name__}")
+    return dict(tags)
 
 
 def _result(text: str) -> str:
@@ -99,15 +126,18 @@ def _tag(name: str, value: object) -> str:
     return f'[{name} "{escaped}"]'
 
 
-def _movetext(variant: Variant, start: Position, moves: Iterable[Move]) -> list[str]:
-    """Move texts with move numbers; `1...` when the second mover starts (after a FEN).
+def _movetext(
+    variant: Variant, start: Position, moves: Iterable[Move], comments: Sequence[str | None] = ()
+) -> list[str]:
+    """Move texts with move numbers; `1...` when the second mover starts (after a FEN);
+    each move's comment, if any, right after it (kept on the move's line).
 
     Numbers count moves of the variant's first mover (Black in English and
     Pool), as the files of those variants do.
     """
     words: list[str] = []
     position, number = start, 1
-    for move in moves:
+    for ply, move in enumerate(moves):
         if move not in position.legal_moves():
             raise IllegalMoveError(f"move {move} is not legal in {position.fen()}")
         first = position.turn == variant.first_to_move
@@ -115,7 +145,13 @@ def _movetext(variant: Variant, start: Position, moves: Iterable[Move]) -> list[
             words.append(f"{number}.")
         elif not words:  # the game starts (from a FEN) with the second mover
             words.append(f"{number}...")
-        words.append(position.move_text(move))
+        text = position.move_text(move)
+        comment = comments[ply] if ply < len(comments) else None
+        if comment:
+            if "}" in comment or _CONTROL.search(comment):
+                raise EngineError(f"a comment cannot hold '}}' or a line break: {comment!r}")
+            text = f"{text} {{{comment}}}"
+        words.append(text)
         if not first:
             number += 1
         position = position.play(move)

@@ -17,8 +17,8 @@ caught up, and only from then on does it write files or answer spectators
 (before, they get 503): a restarted relay never serves an older file.
 
 A relay that cannot go on (its store or files cannot be written, its loop
-failed) says why and sets `failed`; the command exits with the status of
-`relay_exit`, and the service restarts it.
+failed) says why and sets `failed`; the command exits with the status
+`relay_exit` gives it, and the service restarts it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 from host.broadcast import topics
 from host.broadcast.mqtt import BrokerSettings, connack_problem, make_client, start
-from host.broadcast.relay_exit import CANNOT_GO_ON, CONFIGURATION
+from host.broadcast.relay_exit import CANNOT_WRITE, CONFIGURATION, CRASH
 from host.broadcast.relay_files import RoundWriter, write_atomic
 from host.broadcast.relay_games import GameView
 from host.broadcast.relay_intake import Intake
@@ -214,10 +214,10 @@ class Relay:
                 self._write_status()
         except OSError as error:  # a full disk, a folder it may not write
             where = f" {error.filename}" if error.filename else ""
-            self._fail(CANNOT_GO_ON, f"cannot write{where}: {error.strerror or error}")
+            self._fail(CANNOT_WRITE, f"cannot write{where}: {error.strerror or error}")
         except Exception as error:  # a fault of its own
             self.log("".join(traceback.format_exception(error)).rstrip())
-            self._fail(CANNOT_GO_ON, f"{type(error).__name__}: {error}")
+            self._fail(CRASH, f"{type(error).__name__}: {error}")
 
     def _timeout(self) -> float:
         now = time.monotonic()

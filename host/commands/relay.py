@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(fixed board order) and one file per game. With --listen, serve a spectator page. "
         "Exit status: 0 stopped on request; 2 a configuration mistake (the command line, "
         "the password file, credentials the broker refused: do not restart); 75 it could "
-        "not go on (a full disk, a folder it may not write: restart).",
+        "not write (a full disk, a folder it may no longer write: restart later); 1 a "
+        "crash (a bug, its traceback in the log: restart).",
     )
     add_broker_arguments(parser, "relay")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the round files")
@@ -64,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
         server.stop()
     relay.stop()
     if relay.failure is not None:
-        return relay.failure[0]
-    return STOPPED
+        return int(relay.failure[0])
+    return int(STOPPED)

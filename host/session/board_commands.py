@@ -31,7 +31,10 @@ class BoardCommands:
         if not self.config.gestures:
             return None
         detector = GestureDetector(
-            variant, hold=self.config.gesture_hold, level=self.computer_level()
+            variant,
+            hold=self.config.gesture_hold,
+            level=self.computer_level(),
+            timed=self.game_clock.timed,
         )
         if spare is not None:
             detector.ignore_until_lifted(spare)
@@ -68,8 +71,9 @@ class BoardCommands:
         if event.kind == "resign":
             self.resign(now, d["side"])
         elif event.kind == "draw-offer":
-            other = "B" if d["side"] == "W" else "W"
-            self.announcer.announce("draw-offer", side=d["side"], other=other)
+            if not self.offer_draw(now, d["side"]):  # to the computer, or between people
+                other = "B" if d["side"] == "W" else "W"
+                self.announcer.announce("draw-offer", side=d["side"], other=other)
         elif event.kind == "draw-accept":
             self.command(now, "draw")
         elif event.kind == "takeback":
@@ -79,6 +83,10 @@ class BoardCommands:
             self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
         elif event.kind == "hint":
             self.bus.publish("hint-request", now)
+        elif event.kind == "clock":  # an arbiter's stop, or the clock running again
+            clock = self.game_clock.clock
+            if clock is not None:
+                self.pause_clock(now, not clock.paused)
         elif event.kind == "variant":
             self.announcer.announce("variant-chosen", variant=d["variant"])
             if d["variant"] != self.variant.name:

@@ -26,7 +26,7 @@ from host.broadcast import topics
 from host.broadcast.broker_config import BrokerPlan, conf_text, generate, key_problem
 from host.broadcast.pairings import publish_round, read_pairings
 from host.broadcast.relay import Relay
-from host.broadcast.relay_exit import CANNOT_GO_ON
+from host.broadcast.relay_exit import CANNOT_WRITE
 from host.broadcast.spectators import SpectatorServer
 from tests.broadcast.broker import Broker, free_port
 from tests.broadcast.club import command, first_moves, last_t, quiet_events, reset_to_start
@@ -165,7 +165,7 @@ def test_2_a_relay_that_cannot_write_exits_non_zero(
     board.feed(quiet_events(first_moves("international", 30)))
     assert board.finish() == 0, board.log()
     code = relay.process.wait(timeout=30)
-    assert code == CANNOT_GO_ON, relay.log()
+    assert code == CANNOT_WRITE == 75, relay.log()
     assert "cannot go on" in relay.log()
 
 
