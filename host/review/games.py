@@ -59,7 +59,7 @@ class ReviewGame:
     game: PdnGame
     key: str
     store: Path  # where its analysis is kept (beside the PDN file)
-    count: int  # games in its file
+    file_games: tuple[dict[str, Any], ...]  # every game of its file, as a list shows it
 
     @property
     def sides(self) -> list[str]:
@@ -93,7 +93,8 @@ def load(games_dir: Path, review_id: str, number: int = 1) -> ReviewGame:
         raise ReviewError(f"game {number} cannot be reviewed: {game.error}", 422)
     if not game.moves:
         raise ReviewError(f"game {number} has no moves to review", 422)
-    return ReviewGame(review_id, number, game, game_key(game), analysis_path(path), len(games))
+    return ReviewGame(review_id, number, game, game_key(game), analysis_path(path),
+                      tuple(summary(candidate) for candidate in games))
 
 
 def read_all(data: bytes) -> list[PdnGame]:
@@ -255,7 +256,8 @@ def game_json(review: ReviewGame, colours: Mapping[str, str]) -> dict[str, Any]:
     return {
         "id": review.id,
         "number": review.number,
-        "games": review.count,
+        "games": len(review.file_games),
+        "file_games": list(review.file_games) if len(review.file_games) > 1 else [],
         "key": review.key,
         "variant": variant.name,
         "variant_names": {language: names.get(variant.name, variant.name)

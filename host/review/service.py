@@ -76,6 +76,7 @@ class ReviewService:
         self.jobs: dict[str, Job] = {}  # by game key: queued or running
         self.queue: list[Job] = []
         self.finished: OrderedDict[str, Job] = OrderedDict()
+        self.holding = False  # the game needs the machine: the worker is told to pause
         self.paused = False  # the worker says it is holding its search
         self.running: Job | None = None
         self._wake = asyncio.Event()
@@ -152,12 +153,14 @@ class ReviewService:
 
     def _apply_gate(self) -> None:
         if self._flags is None:
+            self.holding = False
             return
         try:
             hold = bool(self.busy())
         except Exception:  # noqa: BLE001 - a broken check must not stop the review
             log.exception("the review's busy check failed")
             hold = False
+        self.holding = hold
         self._flags[0].value = 1 if hold else 0
 
     # -- the worker ---------------------------------------------------------------------
@@ -310,8 +313,8 @@ class ReviewService:
         evals = [job.evals.get(ply) for ply in range(job.total)]
         verdicts = judge_game(review.game.moves, review.sides, evals)
         status = job.status
-        if status == "running" and self.paused and self.running is job:
-            status = "paused"
+        if status == "running" and self.holding and self.running is job:
+            status = "paused"  # the host has told the worker to wait for the game
         return {
             "key": review.key,
             "status": status,

@@ -27,6 +27,7 @@ from aiohttp import web
 
 from host.bus import Update
 from host.live import Runtime
+from host.messages import VARIANT_NAMES
 from host.review import games
 from host.review.games import MAX_UPLOAD, ReviewError, ReviewGame
 from host.review.service import ReviewService
@@ -92,7 +93,8 @@ class ReviewRoutes:
 
     async def get_games(self, request: web.Request) -> web.Response:
         found = await asyncio.to_thread(games.listing, self.folder)
-        return web.json_response({"games": found}, headers=SECURITY_HEADERS)
+        return web.json_response({"games": found, "variant_names": VARIANT_NAMES},
+                                 headers=SECURITY_HEADERS)
 
     async def get_current(self, request: web.Request) -> web.Response:
         session = self.runtime.session

@@ -1,0 +1,126 @@
+// The review page's words in Portuguese (Brazil) and English. Evaluations are in men
+// (a man is 1.0), written with the language's own decimal mark.
+"use strict";
+
+const REVIEW_WORDS = {
+  "pt-BR": {
+    "title": "Análise da partida",
+    "to-board": "← Tabuleiro",
+    "first": "Início",
+    "previous": "Lance anterior",
+    "next": "Próximo lance",
+    "last": "Fim",
+    "start": "Posição inicial",
+    "after": "Depois de {move} ({n} de {total})",
+    "evaluation": "Avaliação:",
+    "best-move": "Melhor lance:",
+    "line": "Linha: {line}",
+    "show-best": "Mostrar o melhor lance no tabuleiro",
+    "summary": "Resumo",
+    "moves": "Lances",
+    "games": "Partidas para analisar",
+    "games-note": "Escolha uma partida salva ou envie um arquivo PDN de qualquer modalidade.",
+    "no-games": "Nenhuma partida salva ainda.",
+    "upload": "Enviar um arquivo PDN",
+    "uploading": "Enviando…",
+    "too-large": "O arquivo é grande demais (no máximo {max} KB).",
+    "n-games": "{n} partidas",
+    "game-n": "Partida {n}: {white} – {black} {result}",
+    "cannot": "não pode ser analisada: {why}",
+    "queued": "Na fila para análise…",
+    "running": "Analisando: {done} de {total} posições",
+    "paused": "Em pausa enquanto se joga no tabuleiro ({done} de {total})",
+    "done": "Análise completa",
+    "failed": "A análise falhou: {error}",
+    "white": "Brancas",
+    "black": "Pretas",
+    "inaccuracy": "imprecisão",
+    "mistake": "erro",
+    "blunder": "erro grave",
+    "inaccuracies": "Imprecisões ?!",
+    "mistakes": "Erros ?",
+    "blunders": "Erros graves ??",
+    "average-loss": "Perda média (pedras)",
+    "verdict-bad": "{move} foi {kind}: perdeu {loss} pedra(s). Melhor era {best}.",
+    "verdict-best": "{move} foi o melhor lance.",
+    "verdict-good": "{move}: bom lance (perdeu {loss} pedra).",
+    "verdict-forced": "{move} era o único lance.",
+    "verdict-wait": "{move}: aguardando a análise…",
+    "game-over": "Fim de partida",
+    "wins-in": "{side} ganham em {n}",
+    "won": "{side} ganharam",
+    "graph": "Avaliação de cada posição (Brancas acima, Pretas abaixo)",
+    "graph-note": "A vantagem das Brancas sobe, a das Pretas desce; além de {clamp} pedras a partida está decidida. Clique para ir à posição.",
+    "thresholds": "?! imprecisão: perde {inaccuracy} pedra ou mais; ? erro: {mistake}; ?? erro grave: {blunder} (uma vantagem além de {clamp} pedras conta como {clamp}).",
+    "not-found": "Partida não encontrada: {error}",
+  },
+  "en": {
+    "title": "Game review",
+    "to-board": "← Board",
+    "first": "Start",
+    "previous": "Previous move",
+    "next": "Next move",
+    "last": "End",
+    "start": "Start position",
+    "after": "After {move} ({n} of {total})",
+    "evaluation": "Evaluation:",
+    "best-move": "Best move:",
+    "line": "Line: {line}",
+    "show-best": "Show the best move on the board",
+    "summary": "Summary",
+    "moves": "Moves",
+    "games": "Games to review",
+    "games-note": "Choose a saved game, or upload a PDN file of any variant.",
+    "no-games": "No saved games yet.",
+    "upload": "Upload a PDN file",
+    "uploading": "Uploading…",
+    "too-large": "The file is too large (at most {max} KB).",
+    "n-games": "{n} games",
+    "game-n": "Game {n}: {white} – {black} {result}",
+    "cannot": "cannot be reviewed: {why}",
+    "queued": "Waiting for the analysis…",
+    "running": "Analysing: {done} of {total} positions",
+    "paused": "Paused while a game is played on the board ({done} of {total})",
+    "done": "Analysis complete",
+    "failed": "The analysis failed: {error}",
+    "white": "White",
+    "black": "Black",
+    "inaccuracy": "an inaccuracy",
+    "mistake": "a mistake",
+    "blunder": "a blunder",
+    "inaccuracies": "Inaccuracies ?!",
+    "mistakes": "Mistakes ?",
+    "blunders": "Blunders ??",
+    "average-loss": "Average loss (men)",
+    "verdict-bad": "{move} was {kind}: it lost {loss} men. Best was {best}.",
+    "verdict-best": "{move} was the best move.",
+    "verdict-good": "{move}: a good move (lost {loss} men).",
+    "verdict-forced": "{move} was the only move.",
+    "verdict-wait": "{move}: waiting for the analysis…",
+    "game-over": "Game over",
+    "wins-in": "{side} wins in {n}",
+    "won": "{side} has won",
+    "graph": "The evaluation of every position (White up, Black down)",
+    "graph-note": "White's advantage rises, Black's falls; beyond {clamp} men the game is decided. Click to go to a position.",
+    "thresholds": "?! inaccuracy: loses {inaccuracy} men or more; ? mistake: {mistake}; ?? blunder: {blunder} (a lead beyond {clamp} men counts as {clamp}).",
+    "not-found": "Game not found: {error}",
+  },
+};
+
+function reviewSay(language, key, values) {
+  const table = REVIEW_WORDS[language] || REVIEW_WORDS["en"];
+  let text = table[key] || key;
+  for (const [name, value] of Object.entries(values || {})) {
+    text = text.split("{" + name + "}").join(String(value));
+  }
+  return text;
+}
+
+// Men with one decimal and a sign, as the language writes numbers: "+1.2", "−0,4".
+function formatMen(language, centimen, signed) {
+  const number = new Intl.NumberFormat(language, {
+    minimumFractionDigits: 1, maximumFractionDigits: 1,
+    signDisplay: signed ? "exceptZero" : "auto",
+  });
+  return number.format(centimen / 100);
+}
