@@ -148,7 +148,7 @@ def test_the_same_moves_give_the_same_key_whatever_the_file_says(tmp_path: Path)
     assert first.store == tmp_path / "a.analysis.json"
 
 
-# -- the games a review can be of ----------------------------------------------------------------------
+# -- the games a review can be of ------------------------------------------------------------
 
 
 def test_uploads_are_checked_whole_and_bad_ones_keep_nothing(tmp_path: Path) -> None:
