@@ -8,12 +8,18 @@ and `pv` (the expected line, as move texts). Squares are in the variant's
 numbering, as `moves` prints them. `--fens FILE|-` analyses one FEN a line,
 each object then with `fen`; a line that cannot be read is reported on
 stderr and skipped (exit status 2 at the end).
+
+`--game FILE.pdn` (`--number N` for another game of the file) reviews a whole game
+instead: every position's evaluation, each move judged (inaccuracy, mistake,
+blunder), a summary per player; the same analysis the page's review shows, kept
+beside the file (host/review/report.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from engine import Position
 from engine.search import Analysis, Searcher, analyse
@@ -25,6 +31,7 @@ from host.commands._engine_args import (
     variant_from,
 )
 from host.errors import UserError
+from host.review.report import review_file
 
 DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
 
@@ -36,7 +43,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Search a position (--fen) or many (--fens FILE|-) for the best move.",
     )
     add_variant_argument(parser)
-    add_position_arguments(parser)
+    source = add_position_arguments(parser)
+    source.add_argument("--game", metavar="FILE", type=Path,
+                        help="review a whole game of a PDN file (its variant from the file)")
+    parser.add_argument("--number", type=int, default=1, metavar="N",
+                        help="with --game: which game of the file (default 1)")
     parser.add_argument("--time", type=float, metavar="S",
                         help=f"seconds per position (default {DEFAULT_TIME:g} without --depth)")
     parser.add_argument("--depth", type=int, metavar="D", help="search depth in plies")
@@ -45,6 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        if args.time is not None or args.depth is not None:
+            raise UserError("--game searches every position to the review's own budget: "
+                            "leave out --time and --depth")
+        return review_file(args.game, args.number, args.json)
     variant = variant_from(args.variant)
     options = _options(args.time, args.depth)
     searcher = Searcher(variant)

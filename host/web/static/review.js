@@ -73,6 +73,11 @@
     poll();
   }
 
+  // A tag worth showing: not empty, not unknown ("?", "????.??.??"), not the board's own.
+  function known(value) {
+    return Boolean(value) && !/^[?.\-]*$/.test(value) && value !== "draughtsboard";
+  }
+
   function gameUrl(path, id, number) {
     return path + "?id=" + encodeURIComponent(id) + "&number=" + (number || 1);
   }
@@ -117,7 +122,7 @@
       const players = [entry.white, entry.black].filter(Boolean).join(" – ") || entry.name;
       const names = variantNames[language] || {};
       const extra = [entry.result, names[entry.variant] || entry.variant, entry.date,
-        entry.games > 1 ? t("n-games", { n: entry.games }) : ""].filter(Boolean).join(" · ");
+        entry.games > 1 ? t("n-games", { n: entry.games }) : ""].filter(known).join(" · ");
       button.textContent = players;
       button.addEventListener("click", () => open(entry.id, 1));
       const meta = document.createElement("span");
@@ -181,7 +186,7 @@
     const black = tags.Black || t("black");
     $("game-title").textContent = white + " – " + black + "  " + game.result;
     $("game-meta").textContent = [tags.Event, tags.Round, tags.Date, tags.Site]
-      .filter((value) => value && value !== "?" && value !== "draughtsboard").join(" · ");
+      .filter(known).join(" · ");
     $("variant-name").textContent = game.variant_names[language] || game.variant;
     document.title = "draughtsboard — " + t("title") + ": " + white + " – " + black;
     renderNumbers();
@@ -330,8 +335,7 @@
       if (here) button.setAttribute("aria-current", "true");
       else button.removeAttribute("aria-current");
     }
-    const current = $("moves").querySelector("button.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    keepInView($("moves"), $("moves").querySelector("button.current"));
     $("evaluation").textContent = evaluation ? evaluationText(evaluation) : "…";
     $("best-move").textContent = best ? best.text : evaluation ? t("game-over") : "…";
     $("best-line").textContent = evaluation && evaluation.pv.length > 1
@@ -341,6 +345,16 @@
       evals: analysis.evals, verdicts: analysis.verdicts, current: ply,
       clamp: analysis.thresholds.clamp, label: t("graph"),
     }, go);
+  }
+
+  // Scroll the move list (never the page) so the current move shows.
+  function keepInView(list, item) {
+    if (!item) return;
+    const top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + item.offsetHeight - list.clientHeight;
+    }
   }
 
   function evaluationText(evaluation) {
