@@ -42,6 +42,7 @@ MODULES: dict[str, str] = {
     "broadcast": "bench.broadcast_bench",
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
+    "review": "bench.review_bench",
 }
 
 
@@ -54,7 +55,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name in ("engine", "pdn", "broadcast", "search", "strength"):
+    if name in ("engine", "pdn", "broadcast", "search", "strength", "review"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)
