@@ -3,9 +3,13 @@
 Every position is searched on its own to a fixed *node* budget, not a time: the
 same game gives the same analysis on a Pi and on a laptop, loaded or idle, and a
 search that was paused (host/review/service.py) is not cut short by the time it
-spent waiting. The searcher (and its table) is shared from one position to the
-next, as a player's thoughts carry over, and each position is searched with the
-game's history up to it, so repetitions and the draw counts are seen.
+spent waiting. The positions are taken in chunks of `CHUNK`: within a chunk the
+searcher's table carries over from one position to the next (as a player's
+thoughts do: about half a ply deeper for the same nodes), and each chunk starts
+from a fresh table, so a position's evaluation depends only on the game and on
+where its chunk starts, never on which process searched the chunk or when. Each
+position is searched with the game's history up to it, so repetitions and the draw
+counts are seen.
 
 Scores are in centi-men (a man is 100) from **White's** point of view, so a
 graph of them reads the same whichever side moved; a forced result is
@@ -27,10 +31,12 @@ from engine.variant import WHITE
 #: nodes searched per position: depth 5 to 9 in the middle game; about 0.2 s of one
 #: core on a laptop (docs/BENCHMARKS.md has a 60-move game's review time)
 NODES = 12_000
+#: positions searched from one fresh table (a chunk starts at a multiple of this ply)
+CHUNK = 16
 #: the expected line is cut to this many moves
 PV_MOVES = 6
 #: the analysis's format and budget: an analysis made with others is made again
-VERSION = 1
+VERSION = 2
 
 MoveKey = tuple[int, int, tuple[int, ...]]  # origin, destination, sorted captures
 
@@ -94,8 +100,10 @@ def evaluate_positions(
     stop: Callable[[], bool] | None = None,
 ) -> Iterator[PositionEval]:
     """The evaluation of each position of `game` named in `plies` (default: every one,
-    the start and the position after each move), in increasing order. `stop` is the
-    search's stop hook, called every few nodes (the service pauses inside it)."""
+    the start and the position after each move), in increasing order; the table is
+    cleared at the start of each chunk (see the module), so asking for whole chunks gives
+    the same evaluations however the game is split. `stop` is the search's stop hook,
+    called every few nodes (the service pauses inside it)."""
     wanted = sorted(set(range(len(game.moves) + 1) if plies is None else plies))
     searcher = searcher or Searcher(game.variant, table_bits=16)
     prefix = Game(game.variant, game.positions[0])
@@ -105,6 +113,8 @@ def evaluate_positions(
             raise ValueError(f"ply {ply} is not a position of this game")
         while prefix.ply < ply:
             prefix.push(game.moves[prefix.ply])
+        if ply % CHUNK == 0:
+            searcher.new_game()
         yield _evaluate(prefix, ply, searcher, options, stop)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from review_games import game_with_blunder
 
 from host.review import store
+from host.review.analysis import evaluate_positions
 from host.review.games import ReviewGame, load
 from host.review.service import ReviewService
 
@@ -41,10 +42,9 @@ def test_a_game_is_analysed_once_and_kept_beside_it(tmp_path: Path) -> None:
             job = service.request(review)
             assert service.report(job)["status"] in ("queued", "running")
             await until(lambda: job.status == "done")
-            worker = service._process
-            assert worker is not None
-            niceness = int(Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1]
-                           .split()[16])
+            (worker, *_) = [w for w in service.workers if w is not None]
+            niceness = int(Path(f"/proc/{worker.process.pid}/stat").read_text()
+                           .rsplit(")", 1)[1].split()[16])
             assert niceness == 19  # the lowest priority there is
         finally:
             await service.close()
@@ -61,7 +61,7 @@ def test_a_game_is_analysed_once_and_kept_beside_it(tmp_path: Path) -> None:
         service = ReviewService(nodes=BUDGET)
         try:
             job = service.request(review)
-            assert job.status == "done" and service._process is None
+            assert job.status == "done" and service.workers == [None] * service.slots
             assert [service.report(job)["evals"][i]["score"] for i in range(3)] == [
                 kept[i].score for i in range(3)]
         finally:
@@ -104,12 +104,12 @@ def test_the_search_waits_while_the_game_needs_the_machine(tmp_path: Path) -> No
 
 
 def test_a_game_someone_opens_goes_before_a_background_one(tmp_path: Path) -> None:
-    background = saved(tmp_path, "c.pdn", "international", 16, 3)
-    opened = saved(tmp_path, "d.pdn", "brazilian", 8, 4)
+    background = saved(tmp_path, "c.pdn", "international", 40, 3)  # three chunks
+    opened = saved(tmp_path, "d.pdn", "brazilian", 8, 4)  # one
     finished: list[str] = []
 
     async def check() -> None:
-        service = ReviewService(nodes=BUDGET)
+        service = ReviewService(nodes=BUDGET, workers=1)
         try:
             behind = service.request(background, urgent=False)
             await until(lambda: len(behind.evals) >= 1)
@@ -120,8 +120,8 @@ def test_a_game_someone_opens_goes_before_a_background_one(tmp_path: Path) -> No
                 finished.append(name)
 
             await asyncio.gather(watch("background", behind), watch("opened", ahead))
-            assert finished == ["opened", "background"]
-            assert service.report(behind)["done"] == behind.total  # went on where it stopped
+            assert finished == ["opened", "background"]  # between two of its chunks
+            assert service.report(behind)["done"] == behind.total
         finally:
             await service.close()
 
@@ -138,8 +138,8 @@ def test_a_worker_that_dies_fails_the_review_which_can_be_asked_again(tmp_path: 
         try:
             job = service.request(review)
             await until(lambda: service.paused)
-            assert service._process is not None
-            service._process.kill()
+            (searching,) = [w for w in service.workers if w is not None and w.busy]
+            searching.process.kill()
             await until(lambda: job.status == "failed")
             assert "stopped" in (service.report(job)["error"] or "")
             service.busy = lambda: False
@@ -150,3 +150,33 @@ def test_a_worker_that_dies_fails_the_review_which_can_be_asked_again(tmp_path: 
             await service.close()
 
     asyncio.run(check())
+
+
+def test_the_analysis_is_the_same_however_it_is_split_and_paused(tmp_path: Path) -> None:
+    review = saved(tmp_path, "f.pdn", "russian", 36, 6)  # three chunks
+    alone = [item.to_json() for item in evaluate_positions(review.game, nodes=BUDGET)]
+    results = []
+    for workers in (1, 2):
+        for stored in tmp_path.glob("*.analysis.json"):
+            stored.unlink()
+
+        async def check(workers: int = workers) -> None:
+            toggles = {"n": 0}
+
+            def busy() -> bool:  # the game needs the machine now and then
+                toggles["n"] += 1
+                return toggles["n"] % 3 == 0
+
+            service = ReviewService(busy, nodes=BUDGET, workers=workers)
+            try:
+                job = service.request(review)
+                if workers == 2:
+                    await until(lambda: sum(w is not None and w.busy
+                                            for w in service.workers) == 2)
+                await until(lambda: job.status == "done")
+                results.append(service.report(job)["evals"])
+            finally:
+                await service.close()
+
+        asyncio.run(check())
+    assert results[0] == results[1] == alone
