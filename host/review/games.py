@@ -43,11 +43,18 @@ MAX_GAMES = 500
 
 
 class ReviewError(Exception):
-    """A review that cannot be made; `status` is the HTTP status that fits."""
+    """A review that cannot be made; `status` is the HTTP status that fits, `code` what
+    kind of refusal it is (the page says it in the viewer's language: "too-large",
+    "binary", "not-pdn", "variant", "illegal", "no-moves", "no-game", "not-found",
+    "still-playing", "forbidden", "cannot-keep", "bad-request") and `detail` the engine's
+    or the system's own words, when there are any."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, code: str = "bad-request",
+                 detail: str = "") -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -75,9 +82,9 @@ def file_of(games_dir: Path, review_id: str) -> Path:
     elif kind == "upload" and UPLOAD.match(name):
         path = games_dir / UPLOADS / name
     else:
-        raise ReviewError(f"no such game {review_id!r}", 404)
+        raise ReviewError(f"no such game {review_id!r}", 404, "not-found")
     if not path.is_file():
-        raise ReviewError(f"no such game {review_id!r}", 404)
+        raise ReviewError(f"no such game {review_id!r}", 404, "not-found")
     return path
 
 
@@ -87,12 +94,14 @@ def load(games_dir: Path, review_id: str, number: int = 1) -> ReviewGame:
     path = file_of(games_dir, review_id)
     games = _games_in(path)
     if not 1 <= number <= len(games):
-        raise ReviewError(f"{path.name} has {len(games)} game(s), not a game {number}", 404)
+        raise ReviewError(f"{path.name} has {len(games)} game(s), not a game {number}", 404,
+                          "not-found")
     game = games[number - 1]
     if game.error is not None:
-        raise ReviewError(f"game {number} cannot be reviewed: {game.error}", 422)
+        raise ReviewError(f"game {number} cannot be reviewed: {game.error}", 422, "illegal",
+                          game.error)
     if not game.moves:
-        raise ReviewError(f"game {number} has no moves to review", 422)
+        raise ReviewError(f"game {number} has no moves to review", 422, "no-moves")
     return ReviewGame(review_id, number, game, game_key(game), analysis_path(path),
                       tuple(summary(candidate) for candidate in games))
 
@@ -101,7 +110,7 @@ def read_all(data: bytes) -> list[PdnGame]:
     """Every game of a PDN file (at most MAX_GAMES); ReviewError(422) when the text is
     not PDN at all or names a variant this board does not play."""
     if b"\x00" in data[:4096]:
-        raise ReviewError("this is not a PDN file (it holds binary data)", 422)
+        raise ReviewError("this is not a PDN file (it holds binary data)", 422, "binary")
     games: list[PdnGame] = []
     try:
         for game in read_games(data):
@@ -109,11 +118,13 @@ def read_all(data: bytes) -> list[PdnGame]:
             if len(games) >= MAX_GAMES:
                 break
     except UnsupportedVariantError as error:
-        raise ReviewError(f"game {error.game}: {error.reason}", 422) from None
+        raise ReviewError(f"game {error.game}: {error.reason}", 422, "variant",
+                          error.reason) from None
     except PdnError as error:
-        raise ReviewError(f"this is not a PDN file this board can read ({error})", 422) from None
+        raise ReviewError(f"this is not a PDN file this board can read ({error})", 422,
+                          "not-pdn", str(error)) from None
     if not games:
-        raise ReviewError("no game found in the file", 422)
+        raise ReviewError("no game found in the file", 422, "no-game")
     return games
 
 
@@ -122,14 +133,15 @@ def accept_upload(games_dir: Path, data: bytes) -> tuple[str, list[dict[str, Any
     is written unless at least one game can be reviewed."""
     if len(data) > MAX_UPLOAD:
         raise ReviewError(f"the file is too large ({len(data)} bytes; at most {MAX_UPLOAD})",
-                          413)
+                          413, "too-large")
     games = read_all(data)
     reviewable = [game for game in games if game.error is None and game.moves]
     if not reviewable:
         first = games[0]
         if first.error is not None:
-            raise ReviewError(f"game {first.number}: {first.error}", 422)
-        raise ReviewError("the game has no moves to review", 422)
+            raise ReviewError(f"game {first.number}: {first.error}", 422, "illegal",
+                              first.error)
+        raise ReviewError("the game has no moves to review", 422, "no-moves")
     name = hashlib.sha256(data).hexdigest()[:16] + ".pdn"
     folder = games_dir / UPLOADS
     folder.mkdir(parents=True, exist_ok=True)
@@ -189,7 +201,8 @@ def _games_in(path: Path) -> list[PdnGame]:
             return known
         data = path.read_bytes()
     except OSError as error:
-        raise ReviewError(f"cannot read {path.name}: {error.strerror}", 404) from None
+        raise ReviewError(f"cannot read {path.name}: {error.strerror}", 404, "not-found",
+                          str(error.strerror)) from None
     games = read_all(data)
     with _lock:
         if len(_read) >= 8:
@@ -234,7 +247,7 @@ def current_id(games_dir: Path, game: Game, started: str) -> str:
         if any(candidate.error is None and game_key(candidate) == key for candidate in games):
             return f"saved:{path.name}"
     raise ReviewError("the finished game is not in the games folder (it could not be saved)",
-                      404)
+                      404, "not-found")
 
 
 def pieces(position: Position) -> dict[str, str]:

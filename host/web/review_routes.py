@@ -100,9 +100,9 @@ class ReviewRoutes:
         session = self.runtime.session
         if session.recogniser.outcome is None:
             return _error(ReviewError("the game is still being played: review it when it ends",
-                                      409))
+                                      409, "still-playing"))
         if not session.game.moves:
-            return _error(ReviewError("the game has no moves to review", 409))
+            return _error(ReviewError("the game has no moves to review", 409, "no-moves"))
         try:
             review_id = games.current_id(self.folder, session.game, session.started)
         except ReviewError as error:
@@ -131,14 +131,15 @@ class ReviewRoutes:
     async def post_upload(self, request: web.Request) -> web.Response:
         refusal = self.refusal(request)
         if refusal is not None:
-            return _error(ReviewError(refusal, 403))
+            return _error(ReviewError(refusal, 403, "forbidden", refusal))
         try:
             data = await _read_limited(request, MAX_UPLOAD)
             review_id, found = await asyncio.to_thread(games.accept_upload, self.folder, data)
         except ReviewError as error:
             return _error(error)
         except OSError as error:
-            return _error(ReviewError(f"cannot keep the file: {error.strerror}", 507))
+            return _error(ReviewError(f"cannot keep the file: {error.strerror}", 507,
+                                      "cannot-keep", str(error.strerror)))
         return web.json_response({"id": review_id, "games": found}, headers=SECURITY_HEADERS)
 
     async def _review(self, request: web.Request) -> ReviewGame:
@@ -154,7 +155,7 @@ async def _read_limited(request: web.Request, limit: int) -> bytes:
     """The request's body, refused (413) as soon as it passes `limit` bytes."""
     if request.content_length is not None and request.content_length > limit:
         raise ReviewError(f"the file is too large ({request.content_length} bytes; "
-                          f"at most {limit})", 413)
+                          f"at most {limit})", 413, "too-large")
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -163,10 +164,12 @@ async def _read_limited(request: web.Request, limit: int) -> bytes:
             return b"".join(chunks)
         size += len(chunk)
         if size > limit:
-            raise ReviewError(f"the file is too large (over {limit} bytes)", 413)
+            raise ReviewError(f"the file is too large (over {limit} bytes)", 413, "too-large")
         chunks.append(chunk)
 
 
 def _error(error: ReviewError) -> web.Response:
-    return web.json_response({"error": str(error)}, status=error.status,
-                             headers=SECURITY_HEADERS)
+    """`{"error": one line, "code": its kind, "detail": the engine's own words}`: the page
+    says the kind in the viewer's language, with the detail."""
+    return web.json_response({"error": str(error), "code": error.code, "detail": error.detail},
+                             status=error.status, headers=SECURITY_HEADERS)

@@ -146,8 +146,16 @@ def test_an_uploaded_game_is_stepped_through_with_its_marks_and_best_moves(
     expect(page.locator("#verdict")).to_contain_text(re.compile("foi (erro|erro grave)"))
     expect(page.locator("#variant-name")).to_have_text("damas russas")
     expect(page.locator("#progress-text")).to_have_text("Análise completa")
+    page.locator("#upload").set_input_files(files=[{
+        "name": "x.pdn", "mimeType": "text/plain", "buffer": b'[GameType "44"]\n1. 22-18 *'}])
+    expect(page.locator("#upload-error")).to_contain_text(
+        "Uma modalidade que este tabuleiro não joga: PDN GameType 44", timeout=SLOW)
     page.reload()  # the choice of language is this browser's, and kept
     expect(page.locator(".summary-card h2")).to_have_text("Resumo", timeout=SLOW)
+    # Every word of the review exists in both languages.
+    keys = page.evaluate("[Object.keys(REVIEW_WORDS['pt-BR']).sort(), "
+                         "Object.keys(REVIEW_WORDS['en']).sort()]")
+    assert keys[0] == keys[1]
 
 
 def analysed(folder: Path, name: str, planted: PlantedGame) -> str:

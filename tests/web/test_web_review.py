@@ -88,17 +88,17 @@ def test_bad_uploads_get_one_clear_line_and_lose_nothing(server: BoardServer) ->
     before = server.wait_for(lambda s: s["moves"] == ["c3-d4"])
     good = game_with_blunder("english", 8, 3, seed=2).pdn()
     cases = [
-        (b"just some words, no game", 422, "not a PDN file"),
-        (bytes(range(256)) * 8, 422, "binary"),
-        (b'[GameType "44"]\n1. 22-18 *', 422, "GameType 44"),
-        (b'[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 3. 11-99 *', 422, "ply 5"),
-        (b"[White \"A\"]\n*", 422, "no moves"),
-        (b"", 422, "no game"),
-        (good.encode() * (1 + (1 << 20) // len(good)), 413, "too large"),
+        (b"just some words, no game", 422, "not a PDN file", "not-pdn"),
+        (bytes(range(256)) * 8, 422, "binary", "binary"),
+        (b'[GameType "44"]\n1. 22-18 *', 422, "GameType 44", "variant"),
+        (b'[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 3. 11-99 *', 422, "ply 5", "illegal"),
+        (b"[White \"A\"]\n*", 422, "no moves", "no-moves"),
+        (b"", 422, "no game", "no-game"),
+        (good.encode() * (1 + (1 << 20) // len(good)), 413, "too large", "too-large"),
     ]
-    for data, status, words in cases:
+    for data, status, words, code in cases:
         got, body = upload(server, data)
-        assert (got, words in body["error"]) == (status, True), (words, body)
+        assert (got, words in body["error"], body["code"]) == (status, True, code), body
         assert "\n" not in body["error"] and "Traceback" not in body["error"]
     uploads = server.folder / "games" / "uploads"
     assert not uploads.exists() or not any(uploads.iterdir())

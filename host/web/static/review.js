@@ -45,8 +45,21 @@
     } catch (error) {
       body = { error: response.statusText };
     }
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    if (!response.ok) {
+      const error = new Error(body.error || response.statusText);
+      error.code = body.code;
+      error.detail = body.detail || "";
+      throw error;
+    }
     return body;
+  }
+
+  // What went wrong, in the viewer's language (the engine's own words as the detail).
+  function problem(error) {
+    const key = "error-" + error.code;
+    const table = REVIEW_WORDS[language] || REVIEW_WORDS.en;
+    if (!error.code || !(key in table)) return error.message;
+    return t(key, { detail: error.detail, max: MAX_UPLOAD / 1024 });
   }
 
   async function open(id, number) {
@@ -61,7 +74,7 @@
       game = body.game;
       analysis = body.analysis;
     } catch (error) {
-      showList(t("not-found", { error: error.message }));
+      showList(problem(error));
       return;
     }
     history.replaceState(null, "", "/review?game=" + encodeURIComponent(game.id) +
@@ -154,7 +167,7 @@
     const file = $("upload").files[0];
     if (!file) return;
     if (file.size > MAX_UPLOAD) {
-      showUploadError(t("too-large", { max: MAX_UPLOAD / 1024 }));
+      showUploadError(t("error-too-large", { max: MAX_UPLOAD / 1024 }));
       $("upload").value = "";
       return;
     }
@@ -173,7 +186,7 @@
       const first = body.games.find((entry) => !entry.error) || body.games[0];
       await open(body.id, first.number);
     } catch (error) {
-      showUploadError(error.message);
+      showUploadError(problem(error));
     }
     $("upload").value = "";
   });
