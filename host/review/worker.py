@@ -50,15 +50,19 @@ class Gate:
         self.pause = pause
         self.cancel = cancel
         self.send = send
+        self.parent = os.getppid()
 
     def cancelled(self, job: int) -> bool:
         return self.cancel.value >= job
 
     def hold(self, job: int) -> bool:
-        """Wait while paused; True when the job is cancelled."""
+        """Wait while paused; True when the job is cancelled. A host that died while its
+        flag said pause can never clear it: the worker then ends (SystemExit)."""
         if self.pause.value and not self.cancelled(job):
             self.send({"paused": True})
             while self.pause.value and not self.cancelled(job):
+                if os.getppid() != self.parent:
+                    raise SystemExit(0)
                 time.sleep(PAUSE_POLL)
             self.send({"paused": False})
         return self.cancelled(job)

@@ -5,16 +5,21 @@ and lets a game someone opens go before one analysed in the background."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from conftest import run_async
 from review_games import game_with_blunder
 
 from host.review import store
 from host.review.analysis import evaluate_positions
 from host.review.games import ReviewGame, load
 from host.review.service import ReviewService
+from tests.paths import REPO
 
 BUDGET = 1500  # nodes per position: these tests are about the queue, not the search
 SLOW = 240.0  # seconds: generous, the worker runs at nice 19 on a shared machine
@@ -53,7 +58,7 @@ def test_a_game_is_analysed_once_and_kept_beside_it(tmp_path: Path) -> None:
         assert all(item is not None for item in report["evals"])
         assert sum(report["summary"][side]["moves"] for side in "WB") == len(review.game.moves)
 
-    asyncio.run(first())
+    run_async(first())
     kept = store.load(review.store, review.key, BUDGET)
     assert kept is not None and len(kept) == len(review.game.moves) + 1
 
@@ -67,7 +72,7 @@ def test_a_game_is_analysed_once_and_kept_beside_it(tmp_path: Path) -> None:
         finally:
             await service.close()
 
-    asyncio.run(again())
+    run_async(again())
 
 
 def test_the_search_waits_while_the_game_needs_the_machine(tmp_path: Path) -> None:
@@ -100,7 +105,7 @@ def test_the_search_waits_while_the_game_needs_the_machine(tmp_path: Path) -> No
         finally:
             await service.close()
 
-    asyncio.run(check())
+    run_async(check())
 
 
 def test_a_game_someone_opens_goes_before_a_background_one(tmp_path: Path) -> None:
@@ -125,7 +130,7 @@ def test_a_game_someone_opens_goes_before_a_background_one(tmp_path: Path) -> No
         finally:
             await service.close()
 
-    asyncio.run(check())
+    run_async(check())
     assert store.load(background.store, background.key, BUDGET) is not None
     assert store.load(opened.store, opened.key, BUDGET) is not None
 
@@ -149,7 +154,7 @@ def test_a_worker_that_dies_fails_the_review_which_can_be_asked_again(tmp_path: 
         finally:
             await service.close()
 
-    asyncio.run(check())
+    run_async(check())
 
 
 def test_the_analysis_is_the_same_however_it_is_split_and_paused(tmp_path: Path) -> None:
@@ -178,5 +183,41 @@ def test_the_analysis_is_the_same_however_it_is_split_and_paused(tmp_path: Path)
             finally:
                 await service.close()
 
-        asyncio.run(check())
+        run_async(check())
     assert results[0] == results[1] == alone
+
+
+def test_a_paused_worker_ends_when_its_host_dies(tmp_path: Path) -> None:
+    """A host killed while the game held the review (its flag stuck at pause) leaves no
+    search process behind."""
+    review = saved(tmp_path, "g.pdn", "brazilian", 8, 7)
+    script = tmp_path / "crashing_board.py"
+    script.write_text(
+        "import asyncio, os, sys\n"
+        "from pathlib import Path\n"
+        "from host.review.games import load\n"
+        "from host.review.service import ReviewService\n"
+        "async def main():\n"
+        "    service = ReviewService(lambda: True, nodes=500, workers=1)\n"
+        f"    service.request(load(Path({str(tmp_path)!r}), 'saved:g.pdn'))\n"
+        "    while not service.paused:\n"
+        "        await asyncio.sleep(0.05)\n"
+        "    print(service.workers[0].process.pid, flush=True)\n"
+        "    os._exit(0)  # as a crash would: nothing cleaned up\n"
+        "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, str(script)], cwd=REPO, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True, timeout=300, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    worker = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{worker}").exists() and "Z" not in _state(worker):
+        assert time.monotonic() < deadline, "the worker outlived its host"
+        time.sleep(0.1)
+    assert review.key  # the game it was holding
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
