@@ -24,6 +24,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
+        "waiting-for-board": "Aguardando o tabuleiro: conecte-o. O jogo começa quando ele "
+        "estiver pronto.",
+        "board-found": "Tabuleiro pronto. Bom jogo!",
+        "storage-failed": "Não consigo gravar a partida no cartão. O jogo continua na "
+        "memória; veja o registro.",
+        "storage-ok": "A partida volta a ser gravada no cartão.",
         "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
         "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
@@ -42,6 +48,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Dica: {move}.",
         "hint-refused": "Sem dica: é a vez do computador. Faça o lance aceso, {move}.",
         "hint-refused-thinking": "Sem dica: o computador está pensando no lance dele.",
+        "flag": "Acabou o tempo das {side}.",
+        "draw-on-time": "Empate: acabou o tempo, mas o adversário não podia mais vencer.",
+        "clock-warning": "{side}: {time} no relógio.",
+        "clock-paused": "Relógio parado.",
+        "clock-resumed": "O relógio volta a correr.",
         "draw-offer-computer": "As {side} propõem empate ao computador.",
         "computer-draw-accepted": "O computador aceita o empate.",
         "computer-draw-declined": "O computador recusa o empate: não está pior, e ainda há "
@@ -67,6 +78,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
+        "waiting-for-board": "Waiting for the board: plug it in. Play starts when it is "
+        "ready.",
+        "board-found": "The board is ready. Play on.",
+        "storage-failed": "Cannot write the game to the card. Play goes on in memory; "
+        "see the log.",
+        "storage-ok": "The game is written to the card again.",
         "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
         "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "
@@ -86,6 +103,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Hint: {move}.",
         "hint-refused": "No hint: it is the computer's turn. Carry out its lit move, {move}.",
         "hint-refused-thinking": "No hint: the computer is thinking about its move.",
+        "flag": "{side}'s time is up.",
+        "draw-on-time": "Draw: out of time, but the opponent could no longer win.",
+        "clock-warning": "{side}: {time} left.",
+        "clock-paused": "Clock stopped.",
+        "clock-resumed": "The clock runs again.",
         "draw-offer-computer": "{side} offers the computer a draw.",
         "computer-draw-accepted": "The computer accepts the draw.",
         "computer-draw-declined": "The computer declines the draw: it does not stand worse, "
@@ -175,6 +197,7 @@ REASONS = {
         "endgame-limit": "limite de lances do final",
         "resignation": "abandono",
         "agreement": "acordo",
+        "time": "tempo esgotado",
     },
     "en": {
         "no-pieces": "the opponent has no pieces left",
@@ -184,8 +207,29 @@ REASONS = {
         "endgame-limit": "endgame move limit",
         "resignation": "resignation",
         "agreement": "agreement",
+        "time": "the opponent ran out of time",
     },
 }
+
+
+#: the words for minutes and seconds, one and many ("{time}" from a count of seconds)
+TIME_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "pt-BR": (("minuto", "minutos"), ("segundo", "segundos")),
+    "en": (("minute", "minutes"), ("second", "seconds")),
+}
+
+
+def spoken_time(language: str, seconds: float) -> str:
+    """`90` as "1 minute 30 seconds" ("1 minuto 30 segundos"), whole seconds."""
+    (minute, minutes), (second, secs) = TIME_WORDS.get(language, TIME_WORDS["en"])
+    whole = int(round(seconds))
+    m, s = divmod(whole, 60)
+    parts = []
+    if m:
+        parts.append(f"{m} {minute if m == 1 else minutes}")
+    if s or not m:
+        parts.append(f"{s} {second if s == 1 else secs}")
+    return " ".join(parts)
 
 
 #: the word for a game's moves, one and many ("{moves}" in a sentence is a count)
@@ -206,6 +250,9 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     reason = values.get("reason")
     if isinstance(reason, str):
         values["reason"] = REASONS[language].get(reason, reason)
+    seconds = values.get("seconds")
+    if isinstance(seconds, int | float) and "time" not in values:
+        values["time"] = spoken_time(language, seconds)
     count = values.get("moves")
     if isinstance(count, int):  # a count of a game's moves: "1 move", "12 lances"
         one, many = MOVE_WORDS.get(language, MOVE_WORDS["en"])
