@@ -126,20 +126,33 @@ class PieceTracker:
             return MOVER
         return BOX if square in self._capturable else OTHER
 
-    def update(self, lifted: Iterable[int], placed: Iterable[int]) -> None:
-        """One scan's changes: `lifted` squares emptied, `placed` squares filled."""
+    def update(
+        self, lifted: Iterable[int], placed: Iterable[int], late: Mapping[int, int] | None = None
+    ) -> None:
+        """One scan's changes: `lifted` squares emptied, `placed` squares filled.
+
+        `late` maps a square lifted now to a neighbouring one filled a moment before:
+        that piece may have been shoved there, its switch seen leaving late (it
+        chattered). The piece on that square may then be the one lifted now, and the
+        one put down there may still be in the air: neither square's colour is sure."""
         lifted, placed = sorted(lifted), sorted(placed)
+        late = late or {}
         if not lifted and not placed:
             return
         if lifted:
             self._lifts += 1
         for sq in lifted:
             self._put_from.pop(sq, None)
+        for sq, near in late.items():
+            if near in self._put_from:
+                shoved = set().union(*(_colours(r.board.get(sq)) for r in self._readings))
+                self._put_from[near] = self._put_from[near] | shoved
         if placed:
             # Whatever the readings, one of these colours came down (None: the box).
             colours: set[str | None] = set()
             for reading in self._readings:
                 air = [p for p, *_ in reading.air] + [reading.board.get(sq) for sq in lifted]
+                air += [reading.board.get(near) for near in late.values()]
                 colours |= set().union(*map(_colours, air)) if air else {None}
             for sq in placed:
                 self._put_from[sq] = frozenset(colours)

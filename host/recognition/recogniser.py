@@ -49,13 +49,14 @@ from engine import Game, Move, Outcome
 from engine.position import Piece
 from host.hints import Hint
 from host.recognition.events import Event
+from host.recognition.hand_paths import neighbours
 from host.recognition.lights import Lights
 from host.recognition.moves import GameChanges
 from host.recognition.piece_identity import PieceTracker
 from host.recognition.reading import BoardReading
 from host.recognition.reread import Reopened
 from host.recognition.timers import Timers
-from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
+from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
 from host.recognition.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
 from host.recognition.turn_evidence import TurnEvidence
 
@@ -145,7 +146,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                 for colour in {p.color if p else None for p in self.tracker.pieces_at(square)}:
                     for c in (colour,) if colour else ("W", "B"):
                         self._colour_lifts[c] = (now, square)
-            self.tracker.update(lifted, placed)
+            self.tracker.update(lifted, placed, self._shoved_late(now, lifted, occupied))
             self.lingering &= occupied  # a forgotten piece taken off is gone for good
             if self._block is not None and occupied != self._block:
                 self._block = None
@@ -168,6 +169,19 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             self._evaluate(now, events)
         self._timers(now, events)
         return events
+
+    def _shoved_late(
+        self, now: float, lifted: frozenset[int], occupied: frozenset[int]
+    ) -> dict[int, int]:
+        """Squares lifted now next to one filled a moment before (TOGETHER) and still
+        filled: that piece may have been shoved there, its own switch seen late."""
+        late = {}
+        for square in lifted:
+            for near in neighbours(self.variant, square):
+                down = self._placed_at.get(near) if near in occupied else None
+                if down is not None and 0 < now - down <= TOGETHER:
+                    late[square] = near
+        return late
 
     def drain_frames(self) -> list[Hint]:
         """The frames shown since the last call, in order (a frame may last no time at all,

@@ -51,12 +51,20 @@ class Timers:
         """The plies that explain the board when `move`'s final board needs a piece of
         the next player's held since before its piece left its square (see
         `TurnEvidence.plies_explaining`)."""
-        started = self.evidence.lifted_at.get(move.origin)
-        if started is None or not any(
-            self.evidence.lifted_at.get(sq, started) < started for sq in touched
-        ):
+        lifted = self.evidence.lifted_at
+        started = lifted.get(move.origin)
+        if started is None or not any(lifted.get(sq, started) < started for sq in touched):
             return None
-        return self.evidence.plies_explaining(self._board())
+        # (their pieces lifted after it started are their next move starting: back)
+        starting = frozenset(
+            sq
+            for sq in touched - {move.origin} - move.captures
+            if lifted.get(sq, started) >= started
+        )
+        board = self._board()
+        return self.evidence.plies_explaining(board) or (
+            self.evidence.plies_explaining(board | starting) if starting else None
+        )
 
     def _commit_run(self, now: float, run: list[Move], events: list[Event]) -> None:
         """Commit all the plies of `run` but the last, whose final board then stands
@@ -78,7 +86,7 @@ class Timers:
         if self._two_ply_due is not None:
             self._two_ply_due = None
             run = self.evidence.plies_explaining(self._board())
-            if run is not None and len(run) > 2:
+            if run is not None and (len(run) > 2 or self.evidence.unseen_first(run)):
                 # Every square explained by the plies the hands played without waiting.
                 self._commit_run(now, run, events)
                 return

@@ -16,10 +16,18 @@ from collections.abc import Iterable
 
 from engine import Move
 from host.recognition.finished import MoveFinished
-from host.recognition.hand_paths import diagonal_steps
+from host.recognition.hand_paths import diagonal_steps, neighbours
 from host.recognition.still_board import Proved, StillBoard
-from host.recognition.timing import SLIDE, STEP, TOGETHER
+from host.recognition.timing import BRUSH, SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
+
+
+def _acted(reply: Reading) -> set[int]:
+    """The squares a reading of the next player's turn has their hands change: the
+    pieces lifted to move, and the captured pieces taken off."""
+    if reply.kind == "final" and reply.move is not None:
+        return {reply.move.origin, *reply.move.captures}
+    return {sq for p in reply.found for sq in ({p.move.origin} if p.lifted else set()) | p.removed}
 
 
 class TurnEvidence(StillBoard, MoveFinished):
@@ -49,10 +57,12 @@ class TurnEvidence(StillBoard, MoveFinished):
         #: then (a move's piece lifted in the turn before: blitz)
         self.empty_at_start = frozenset(self.emptied)
         self.lifted_before = dict(lifted_at)
+        self.placed_before = dict(placed_at)
         #: every change this turn, in order: (time, square, put down?) (`placed_at` and
         #: `lifted_at` keep only the last of each square)
         self.changes: list[tuple[float, int, bool]] = []
         self.filled: set[int] = set(filled)
+        self.filled_at_start = frozenset(self.filled)
         #: moves whose piece was seen on its destination since the board last showed
         #: the position (a reply landing on top of one of them proves it), and when first
         #: (the square may be filled again later: the reply's piece sliding over it)
@@ -236,14 +246,18 @@ class TurnEvidence(StillBoard, MoveFinished):
         if set(changes) & (board - self.turn.expected) - {move.destination}:
             return None  # a piece put down at once is a knock or a slide, not a start
         # Their first change: one of the pieces of the position after the move lifted
-        # (one of theirs, or one of the mover's they capture).
+        # (one of theirs, or one of the mover's they capture). A piece that may have
+        # been shoved onto a neighbouring square (the move's own included) is a knock.
         after = self.after(move)
         work = (set(changes) & after.expected) - {move.destination} - move.captures
+        work = {sq for sq in work if not self.shoved(sq, board)}
         if not work:
             return None  # nothing of the next player's in this change
         reading, left = self.read_after(move, board)
-        if reading.kind in ("progress", "final"):
+        if reading.kind in ("progress", "final") and work & _acted(reading):
             return left
+        if reading.kind in ("progress", "final"):
+            return None  # what changed is no part of the reply read (a knock, a touch)
         # One of their pieces lifted that has no move (a capture is theirs to make).
         left = move.captures & board
         rest = board - left
@@ -262,8 +276,18 @@ class TurnEvidence(StillBoard, MoveFinished):
             reading, left = self.read_after(move, board)
             if reading.kind == "unknown":
                 reading, left = self._reply_then_start(move, board), frozenset()
-            if reading.kind in ("final", "progress") and self._answers(move, reading):
+            if (
+                reading.kind in ("final", "progress")
+                and self._answers(move, reading)
+                and not self._shoved_down(reading)
+            ):
                 found.append((move, reading, left))
+        if not found:
+            # A move whose piece was never seen landing: the next player took it off in
+            # the very scan it came down, and their capturer has landed since (the only
+            # such move, or none).
+            found = self._taken_unseen(board)
+            return found[0] if len(found) == 1 else None
         if len(found) > 1:
             found = self._off_the_replys_way(found)
         if len(found) > 1:
@@ -271,6 +295,38 @@ class TurnEvidence(StillBoard, MoveFinished):
         if len(found) != 1 or self._came_down_after_reply(found[0][0], found[0][1]):
             return None
         return found[0]
+
+    def _taken_unseen(self, board: frozenset[int]) -> list[tuple[Move, Reading, frozenset[int]]]:
+        """Moves whose landing no switch saw, with the next player's capture of that
+        piece landed on top (see `reply_underway`)."""
+        found = []
+        for move in self.unseen(board):
+            reading, left = self.read_after(move, board)
+            if (
+                reading.kind in ("final", "progress")
+                and move.destination in _acted(reading)
+                and self._answers(move, reading)
+                and not self._shoved_down(reading)
+                and self.reply_landed(reading, float("inf"))
+            ):
+                found.append((move, reading, left))
+        return found
+
+    def unseen(self, board: frozenset[int]) -> list[Move]:
+        """Moves of this turn whose piece left its square and was never seen on its
+        destination (not filled this turn, empty now). A piece the next player takes
+        off in the very scan it lands never shows: only their capture tells where it
+        went (`landed_unseen`)."""
+        return [
+            m
+            for m in self.turn.moves
+            if m.origin in self.emptied and self.landed_unseen(m) and m.destination not in board
+        ]
+
+    def landed_unseen(self, move: Move) -> bool:
+        """Was `move`'s destination never filled this turn (its landing, if it was
+        made, unseen)?"""
+        return move.destination not in self.filled and move.destination != move.origin
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen
@@ -296,11 +352,74 @@ class TurnEvidence(StillBoard, MoveFinished):
             self._after_replies[(move, reply)] = turn
         return turn
 
+    def shoved(self, square: int, board: frozenset[int]) -> bool:
+        """May the piece that left `square` have been shoved onto a diagonal neighbour,
+        one filled within SLIDE after it left (or a moment before its switch was seen
+        to open: it chattered) and standing now? A hand carrying a piece needs longer:
+        that piece is a knock, wherever it stands (the moving piece's landing square
+        included, filled in the same scan)."""
+        left = self.lifted_at.get(square)
+        if left is None or square in board or self.brushed(square):
+            return False
+        for near in neighbours(self.turn.position.variant, square):
+            down = self.placed_at.get(near) if near in board else None
+            if down is not None and -TOGETHER <= down - left <= SLIDE:
+                return True
+        return False
+
     def carried(self, move: Move, now: float) -> bool:
         """Could a hand have carried `move`'s piece from its square to land now? One
         that lands within a moment of leaving its square was pushed (a knock)."""
-        lifted = self.lifted_at.get(move.origin)
-        return lifted is None or now - lifted >= SLIDE
+        return self.carried_from(move.origin, now)
+
+    def carried_from(self, square: int, now: float) -> bool:
+        """Could a hand have carried the piece last lifted from `square` before `now`
+        to land now? Not if it came down within SLIDE of leaving a square it stood on,
+        or a moment before that square was seen empty (its switch chattered); a piece
+        that only brushed that square was in a hand already, sliding on."""
+        lifted = self._last_change(square, now + TOGETHER, down=False)
+        return lifted is None or now - lifted >= SLIDE or self.brushed(square, lifted)
+
+    def brushed(self, square: int, lifted: float | None = None) -> bool:
+        """Did the piece lifted from `square` (at `lifted`, default its last lift) only
+        pass over it (down there for less than BRUSH)?"""
+        lifted = self.lifted_at.get(square) if lifted is None else lifted
+        placed = None if lifted is None else self._last_change(square, lifted, down=True)
+        return lifted is not None and placed is not None and lifted - placed < BRUSH
+
+    def _last_change(self, square: int, when: float, *, down: bool) -> float | None:
+        """When `square` was last filled (`down`) or emptied at or before `when`: this
+        turn's changes, else the last one before the turn."""
+        found = None
+        for t, sq, placed in self.changes:
+            if t > when:
+                break
+            if sq == square and placed == down:
+                found = t
+        if found is not None:
+            return found
+        last = (self.placed_at if down else self.lifted_at).get(square)
+        if last is not None and last <= when:
+            return last
+        if not down:
+            before = self.lifted_before.get(square)
+            return before if before is not None and before <= when else None
+        return None
+
+    def _shoved_down(self, reply: Reading) -> bool:
+        """Does `reply` have the next player's piece down on a square it reached within
+        SLIDE of leaving its own (shoved, not carried: no reply)?"""
+        placed = self.placed_at
+        if reply.kind == "final" and reply.move is not None:
+            down = placed.get(reply.move.destination)
+            return down is not None and not self.carried(reply.move, down)
+        return any(
+            p.lifted
+            and p.at is not None
+            and (down := placed.get(p.path[p.at])) is not None
+            and not self.carried(p.move, down)
+            for p in reply.found
+        )
 
     def reply_landed(self, reply: Reading, now: float) -> bool:
         """Has the reply's piece been carried down onto a square (its final board, or a
