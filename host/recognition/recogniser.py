@@ -52,7 +52,7 @@ from host.recognition.events import Event
 from host.recognition.hand_paths import neighbours
 from host.recognition.lights import Lights
 from host.recognition.moves import GameChanges
-from host.recognition.piece_identity import PieceTracker
+from host.recognition.piece_identity import PieceTracker, code_of, piece_of
 from host.recognition.reading import BoardReading
 from host.recognition.reread import Reopened
 from host.recognition.timers import Timers
@@ -183,6 +183,41 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                     late[square] = near
         return late
 
+    def pieces(self) -> dict[int, str]:
+        """For every occupied square as sensed, the piece standing there ("W", "B", "WK",
+        "BK") as recognition explains the switch history: the likeliest reading of the
+        piece tracker (a hand puts down what it lifted last; a captured piece goes to
+        the box), the game's own piece where the readings disagree and allow it; where
+        no reading knows (a piece from the box), the game's piece on that square, else
+        a man of the side to move. A man just crowned is a man until the king is
+        stacked on it (the crowning confirmed): the board cannot see the king before."""
+        position = self.game.position
+        shown: dict[int, str] = {}
+        for square in sorted(self.sensed):
+            own = position.piece_at(square) or self._lingering_pieces.get(square)
+            piece = self.tracker.likeliest(square, [own] if own else [])
+            piece = piece or own or Piece(position.turn, False)
+            if square == self.crown and piece.king:
+                piece = Piece(piece.color, False)
+            shown[square] = code_of(piece)
+        return shown
+
+    def placing(self, square: int, code: str) -> None:
+        """A hand says the next piece it puts down on `square` is `code` ("W", "B", "WK",
+        "BK"): the simulator's tray, whose spare pieces have a known colour. Raises
+        ValueError for another code."""
+        self.tracker.tell(square, piece_of(code))
+
+    def forget_told(self, square: int) -> None:
+        """`square` was emptied where this recogniser was not looking (a spare piece
+        hidden from it): what a hand said it would put there is no longer news."""
+        self.tracker.forget_told(square)
+
+    def told(self, square: int) -> str | None:
+        """The piece a hand said it puts down next on `square`, if it has not yet."""
+        piece = self.tracker.told(square)
+        return None if piece is None else code_of(piece)
+
     def drain_frames(self) -> list[Hint]:
         """The frames shown since the last call, in order (a frame may last no time at all,
         e.g. the start-of-turn frame when the reply had already begun)."""
@@ -303,7 +338,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         if self.outcome is None:
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
-            self.tracker.reset(self._known_pieces(), self.sensed)
+            self.tracker.reset(self._known_pieces() | self._extra_pieces(), self.sensed)
             self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _accepted(self) -> list[Move] | None:
@@ -312,6 +347,17 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             return None
         allowed = set(self.allowed)
         return [m for m in self.game.position.legal_moves() if m in allowed]
+
+    def _extra_pieces(self) -> dict[int, Piece]:
+        """The pieces standing where the game has none (a spare put down, a piece on a
+        wrong square), as the tracker knows them: they keep who they are across turns."""
+        known = self.game.position.occupied() | self.lingering
+        extras = {}
+        for square in self.sensed - known:
+            piece = self.tracker.likeliest(square)
+            if piece is not None:
+                extras[square] = piece
+        return extras
 
     def _known_pieces(self) -> dict[int, Piece]:
         """The game's pieces and the forgotten captured ones still on the board."""
