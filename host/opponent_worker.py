@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         job = request.job
         try:
             send_message(outgoing, ("started", job))
-            reply = worker.run_request(request, lambda job=job: stop_flag.value >= job)
+            reply = worker.run_request(request, stop_flag.stops(job))
             send_message(outgoing, reply)
         except (BrokenPipeError, OSError):
             return 0
@@ -126,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
 
 class StopFlag:
     """An int shared by the host and its worker through a mapped 8-byte file."""
+
+    def stops(self, job: int) -> Callable[[], bool]:
+        """A check for the search of `job`: has the host asked it to stop?"""
+        return lambda: self.value >= job
 
     SIZE = 8
 

@@ -29,7 +29,7 @@ from host.errors import UserError
 DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyse",
         help="search a position: best move, score, depth and line",

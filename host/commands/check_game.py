@@ -29,7 +29,7 @@ from engine.variant import Variant
 from host.commands._engine_args import variant_from
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `check-game` sub-command."""
     parser = subparsers.add_parser(
         "check-game",

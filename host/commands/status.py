@@ -21,7 +21,7 @@ from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "status",
         help="is the board running, on which board, which game, recent problems",
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, runner=run_command) -> int:  # noqa: ANN001
     else:
         config = load_config()
     data = StatusWriter.read(config.status_file)
-    running = bool(data) and data.get("state") == "running" and _alive(data.get("pid"))
+    running = data is not None and data.get("state") == "running" and _alive(data.get("pid"))
     if args.json:
         print(json.dumps({"service": state.__dict__, "status": data, "running": running}))
         return 0 if running else 3
@@ -100,7 +100,8 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
             result = "draw" if game["result"] == "draw" else f"{SIDES['en'][game['result']]} won"
             where_now = f"finished: {result} ({game.get('reason')})"
         else:
-            where_now = f"{SIDES['en'].get(game.get('turn'), game.get('turn'))} to move"
+            turn = str(game.get("turn"))
+            where_now = f"{SIDES['en'].get(turn, turn)} to move"
         moves = game.get("moves")
         lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
         if game.get("correcting"):
