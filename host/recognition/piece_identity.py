@@ -109,11 +109,14 @@ class PieceTracker:
         sensed: Iterable[int] | None = None,
         *,
         in_air: bool = True,
+        likely: Mapping[int, Piece] | None = None,
     ) -> None:
         """Start from `pieces` (square -> piece) with the board as `sensed` (default:
         exactly those squares): sensed squares without a piece hold unknown pieces;
         pieces not sensed are in the air (lifted), or, with `in_air=False` (a board
-        found as it is, after a restart), nowhere known."""
+        found as it is, after a restart), nowhere known. `likely`: what an unknown
+        piece probably is (the tracker's reading before the reset), for drawing it
+        only (`likeliest`); recognition never relies on it."""
         squares = set(pieces) if sensed is None else set(sensed)
         board = {sq: pieces.get(sq) for sq in squares}
         air = tuple(
@@ -123,6 +126,7 @@ class PieceTracker:
         )
         self._lifts = 0
         self._readings = [_Reading(board, air, 0)]
+        self._likely = {sq: p for sq, p in (likely or {}).items() if board.get(sq, 0) is None}
         #: for squares filled since: the colours that were in the air at that moment
         self._put_from: dict[int, frozenset[str | None]] = {}
 
@@ -171,6 +175,7 @@ class PieceTracker:
             self._lifts += 1
         for sq in lifted:
             self._put_from.pop(sq, None)
+            self._likely.pop(sq, None)
         for sq, near in late.items():
             if near in self._put_from:
                 shoved = set().union(*(_colours(r.board.get(sq)) for r in self._readings))
@@ -224,11 +229,11 @@ class PieceTracker:
     def likeliest(self, square: int, prefer: Iterable[Piece] = ()) -> Piece | None:
         """The piece the plausible readings put on `square`: the one they agree on; where
         they do not, the first of `prefer` they allow (the game's own piece there, say),
-        else the first in a fixed order. None: a piece from the box, or no reading has
-        a piece there."""
+        else the first in a fixed order. A piece they do not know (from the box) is what
+        it likely was before the last reset, if anything; else None."""
         pieces = {p for p in self.pieces_at(square) if p is not None}
         if not pieces:
-            return None
+            return self._likely.get(square)
         for piece in prefer:
             if piece in pieces:
                 return piece

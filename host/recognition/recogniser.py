@@ -338,7 +338,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         if self.outcome is None:
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
-            self.tracker.reset(self._known_pieces() | self._extra_pieces(), self.sensed)
+            self.tracker.reset(self._known_pieces(), self.sensed, likely=self._extra_pieces())
             self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _accepted(self) -> list[Move] | None:
@@ -350,7 +350,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
 
     def _extra_pieces(self) -> dict[int, Piece]:
         """The pieces standing where the game has none (a spare put down, a piece on a
-        wrong square), as the tracker knows them: they keep who they are across turns."""
+        wrong square), as the tracker knows them: drawn as they were across turns."""
         known = self.game.position.occupied() | self.lingering
         extras = {}
         for square in self.sensed - known:
