@@ -129,6 +129,7 @@
     renderStatus(lang);
     renderComputer(lang, simulated);
     renderMoves(lang);
+    Clocks.render(state, lang, mayControl, (command) => control(command)); // clock.js
     renderSaid();
     renderLegend(lang);
     for (const button of document.querySelectorAll("[data-hints]")) {
@@ -379,7 +380,9 @@
     if ($("new-dialog").returnValue !== "start") return;
     const chosen = document.querySelector("#variant-grid input:checked");
     const players = { W: $("player-W").value, B: $("player-B").value };
-    control("new", { variant: chosen ? chosen.value : state.variant, players });
+    control("new", {
+      variant: chosen ? chosen.value : state.variant, players, clock: Clocks.chosen(),
+    });
   });
 
   $("btn-games").addEventListener("click", async () => {
