@@ -363,7 +363,8 @@ class BoardReading:
                 move, reply, left = underway
                 if self.evidence.reply_landed(reply, now):
                     # The next player's piece has landed: the move was surely finished.
-                    self._commit(now, move, events, left=left, by_reply=True)
+                    taken_at = self.evidence.taken_by(move, reply)
+                    self._commit(now, move, events, left=left, by_reply=True, taken_at=taken_at)
                     self._evaluate(now, events)
                     return
                 side = self.game.position.turn

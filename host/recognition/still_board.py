@@ -36,9 +36,10 @@ WIDEST = 200
 class StillBoard:
     """Two plies on a still board, and final boards on another route's way."""
 
-    def two_plies(self, board: frozenset[int]) -> Proved | None:
+    def two_plies(self, board: frozenset[int]) -> tuple[Move, frozenset[int], Move] | None:
         """The one move of this turn whose reply's final board this is, both pieces
-        seen to leave their squares and land this turn.
+        seen to leave their squares and land this turn (the move, its captured pieces
+        read as left on the board, the reply).
 
         A piece that touched down on several squares of its moves before the reply
         took it (a king sliding on, captured by a flying king that may take it on any
@@ -74,7 +75,10 @@ class StillBoard:
             found = [f for f in found if not self._reply_touched_down(f[0], f[2])] or found
         if len(found) > 1:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
-        return (found[0][0], found[0][1]) if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        move, left, reply = found[0]
+        return move, left, reply
 
     def plies_explaining(self, board: frozenset[int]) -> list[Move] | None:
         """The one shortest run of two to DEEPEST plies, from a move of this turn, after
@@ -169,6 +173,17 @@ class StillBoard:
         variant = self.turn.position.variant
         way = set().union(*(trajectory(variant, ply) for ply in run))
         return self.filled - board <= way
+
+    def taken_unseen(self, run: list[Move]) -> list[float | None]:
+        """For each ply of `run` but the last: when the next ply's piece left its square,
+        if that ply took this one's piece before any switch saw it land; else None."""
+        found: list[float | None] = []
+        since: dict[int, float] = {}
+        for move, taker in zip(run, run[1:], strict=False):
+            since[move.destination] = self._left_at(move.origin, since)
+            hidden = self._unseen_before(move, taker, since)
+            found.append(self._left_at(taker.origin, since) if hidden else None)
+        return found
 
     def unseen_first(self, run: list[Move]) -> bool:
         """Does `run` start with a ply whose landing only the next ply's capture tells?"""

@@ -69,8 +69,8 @@ class Timers:
     def _commit_run(self, now: float, run: list[Move], events: list[Event]) -> None:
         """Commit all the plies of `run` but the last, whose final board then stands
         in its own turn and settles as usual."""
-        for played in run[:-1]:
-            self._commit(now, played, events, by_reply=True)
+        for played, taken_at in zip(run[:-1], self.evidence.taken_unseen(run), strict=False):
+            self._commit(now, played, events, by_reply=True, taken_at=taken_at)
         self._evaluate(now, events)
 
     def _timers(self, now: float, events: list[Event]) -> None:
@@ -93,8 +93,9 @@ class Timers:
             pair = self.evidence.two_plies(self._board())
             if pair is not None:
                 # A still board only a move and its reply explain: both were played.
-                move, left = pair
-                self._commit(now, move, events, left=left, by_reply=True)
+                move, left, reply = pair
+                (taken_at,) = self.evidence.taken_unseen([move, reply])
+                self._commit(now, move, events, left=left, by_reply=True, taken_at=taken_at)
                 self._evaluate(now, events)
                 self._two_ply_due = None
             elif self.next_deadline() is not None and now + EPS >= self.next_deadline():

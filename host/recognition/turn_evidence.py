@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
-from host.recognition.finished import MoveFinished
+from host.recognition.finished import MoveFinished, _replies_of
 from host.recognition.hand_paths import diagonal_steps, neighbours
 from host.recognition.still_board import Proved, StillBoard
 from host.recognition.timing import BRUSH, SLIDE, STEP, TOGETHER
@@ -311,6 +311,15 @@ class TurnEvidence(StillBoard, MoveFinished):
             ):
                 found.append((move, reading, left))
         return found
+
+    def taken_by(self, move: Move, reply: Reading) -> float | None:
+        """If the reply takes `move`'s piece and no switch saw that piece land before the
+        reply's piece left its square (`_unseen_before`: a square filled after that is
+        the taker passing over it), when the reply's piece left: the move was finished
+        then. Else None."""
+        takers = [r for r in _replies_of(reply) if move.destination in r.captures]
+        times = [self._left_at(r.origin) for r in takers if self._unseen_before(move, r)]
+        return min(times, default=None)
 
     def unseen(self, board: frozenset[int]) -> list[Move]:
         """Moves of this turn whose piece left its square and was never seen on its
