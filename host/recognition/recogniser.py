@@ -165,10 +165,15 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
                 # A fast reply: the next player started before the board settled.
-                move, left = proved
+                move, left, doubtful = proved
                 missing = self.expected - self.sensed
                 landed = self.evidence.placed_at.get(move.destination, now - BRUSH)
-                if now - landed + EPS >= BRUSH:
+                self._pending_doubtful = doubtful
+                if doubtful:
+                    # Their start may be a piece knocked as the move landed: only their
+                    # piece landing proves the move; else the board is guided as usual.
+                    self._pending = (move, left, missing, now + GRACE)
+                elif now - landed + EPS >= BRUSH:
                     self._commit(now, move, events, left=left, acted=missing, by_reply=True)
                 else:
                     # Its piece touched the square only just now, and a brush on the way
@@ -352,6 +357,8 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
+        #: the pending move's proof is a start that may be a knock (see `observe`)
+        self._pending_doubtful = False
         self._last_move = self.game.moves[-1] if self.game.moves else None
         self._alerted = False
         self.correcting = False

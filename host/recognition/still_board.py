@@ -18,8 +18,6 @@ from engine import Move, Position
 from host.recognition.hand_paths import trajectory
 from host.recognition.timing import TOGETHER
 
-#: a move with the captured pieces read as left on the board (forgotten)
-Proved = tuple[Move, frozenset[int]]
 #: squares a ply of a run put a piece on -> when that piece left its own square (a
 #: lift of the square counts for that piece only from then on)
 Since = Mapping[int, float]
@@ -208,14 +206,17 @@ class StillBoard:
         carried: one down within SLIDE of leaving its square was shoved (a knock). A
         landing nobody saw (taken off in the very scan it came down) has no time: its
         piece left before the taker's did."""
-        placed = self.placed_at
-        reply_down = placed.get(reply.destination) if reply.destination in self.filled else None
         started = self._left_at(move.origin, since)
         answered = self._left_at(reply.origin, since)
+        # (each piece's own landing: the first fill of its square after it left, not the
+        # last, which may be a later ply's piece coming down there)
+        reply_down = self._down_after(reply.destination, answered)
         if self._unseen_before(move, reply, since):
             ordered = started <= answered + TOGETHER
         else:
-            move_down = placed.get(move.destination, 0.0)
+            move_down = self._down_after(move.destination, started)
+            if move_down is None:
+                return False
             ordered = (
                 started <= move_down
                 and (reply_down is None or move_down <= reply_down + TOGETHER)
@@ -227,6 +228,17 @@ class StillBoard:
             ordered
             and answered <= reply_down
             and self.carried(reply, reply_down)
+        )
+
+    def _down_after(self, square: int, after: float) -> float | None:
+        """When `square` was first filled at or after `after` (this turn, or before it
+        began if it was already filled then); None if it was not."""
+        if square in self.filled_at_start:
+            before = self.placed_before.get(square)
+            if before is not None and before >= after:
+                return before
+        return next(
+            (t for t, sq, down in self.changes if down and sq == square and t >= after), None
         )
 
     def _left_before_the_reply(self, move: Move, reply: Move, board: frozenset[int]) -> bool:

@@ -80,6 +80,12 @@ class Timers:
         if self._pending is not None:
             move, left, acted, _ = self._pending
             self._pending = None
+            if self._pending_doubtful:
+                # Nothing confirmed the start (no piece of theirs landed): the board is
+                # read as it stands, and guided if it means nothing.
+                self._evaluate(now, events)
+                self._timers(now, events)
+                return
             self._commit(now, move, events, left=left, acted=acted, by_reply=True)
             self._evaluate(now, events)
             return

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from engine import Move
 from host.recognition.finished import MoveFinished, _replies_of
 from host.recognition.hand_paths import diagonal_steps, neighbours
-from host.recognition.still_board import Proved, StillBoard
+from host.recognition.still_board import StillBoard
 from host.recognition.timing import BRUSH, SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
 
@@ -183,11 +183,12 @@ class TurnEvidence(StillBoard, MoveFinished):
         now: float,
         lifted: frozenset[int],
         placed: frozenset[int],
-    ) -> Proved | None:
+    ) -> tuple[Move, frozenset[int], bool] | None:
         """The move this change proves finished: its piece stands on its destination
         (landed before, or together with the next player's first change) and the next
-        player has started. `before` is the previous reading in this turn. None unless
-        exactly one move fits."""
+        player has started. `before` is the previous reading in this turn. Returns the
+        move, its captured pieces read as left, and whether the start is in doubt (see
+        `_next_player_started`). None unless exactly one move fits."""
         changes = lifted | placed
         candidates = [(m, changes) for m in before.landed()]
         # Landing now: the next player's first change may have been seen a scan or two
@@ -207,15 +208,15 @@ class TurnEvidence(StillBoard, MoveFinished):
         for move, work in candidates:
             if not self.carried(move, self.placed_at.get(move.destination, now)):
                 continue  # slid there a moment after leaving its square: a knock
-            left = self._next_player_started(move, board, work)
-            if left is not None:
-                proved[move] = left
+            started = self._next_player_started(move, board, work)
+            if started is not None:
+                proved[move] = started
         if len(proved) != 1:
             return None
-        move, left = next(iter(proved.items()))
+        move, (left, doubtful) = next(iter(proved.items()))
         if self._also_explained(move, board) or self._another_route_took(move, board, lifted):
             return None  # the evidence fits two moves: neither is proved
-        return move, left
+        return move, left, doubtful
 
     def _also_explained(self, move: Move, board: frozenset[int]) -> bool:
         """Does another move whose piece was seen on its destination explain `board`
@@ -238,26 +239,34 @@ class TurnEvidence(StillBoard, MoveFinished):
 
     def _next_player_started(
         self, move: Move, board: frozenset[int], changes: set[int] | frozenset[int]
-    ) -> frozenset[int] | None:
+    ) -> tuple[frozenset[int], bool] | None:
         """Do `changes` show the next player starting after `move`? Returns the
-        captured pieces read as left on the board if so, else None."""
+        captured pieces read as left on the board, and whether the start is in doubt
+        (only lifts that may be a shove onto a neighbouring square: a piece they capture
+        taken off in the scan the move landed looks the same as a knocked one), else
+        None."""
         if move.destination not in board:
             return None  # not standing on its destination: maybe lifted again
         if set(changes) & (board - self.turn.expected) - {move.destination}:
             return None  # a piece put down at once is a knock or a slide, not a start
         # Their first change: one of the pieces of the position after the move lifted
         # (one of theirs, or one of the mover's they capture). A piece that may have
-        # been shoved onto a neighbouring square (the move's own included) is a knock.
+        # been shoved onto a neighbouring square (the move's own included) may be a knock.
         after = self.after(move)
         work = (set(changes) & after.expected) - {move.destination} - move.captures
-        work = {sq for sq in work if not self.shoved(sq, board)}
+        sure = {sq for sq in work if not self.shoved(sq, board)}
         if not work:
             return None  # nothing of the next player's in this change
         reading, left = self.read_after(move, board)
-        if reading.kind in ("progress", "final") and work & _acted(reading):
-            return left
         if reading.kind in ("progress", "final"):
+            acted = _acted(reading)
+            if sure & acted:
+                return left, False
+            if work & acted:
+                return left, True
             return None  # what changed is no part of the reply read (a knock, a touch)
+        if not sure:
+            return None
         # One of their pieces lifted that has no move (a capture is theirs to make).
         left = move.captures & board
         rest = board - left
@@ -265,7 +274,7 @@ class TurnEvidence(StillBoard, MoveFinished):
         if len(gone) == 1 and not rest - after.expected:
             piece = after.position.piece_at(next(iter(gone)))
             if piece is not None and piece.color == after.position.turn:
-                return left
+                return left, False
         return None
 
     def reply_underway(self, board: frozenset[int]) -> tuple[Move, Reading, frozenset[int]] | None:
