@@ -117,13 +117,16 @@ class StillBoard:
                     hidden = self._unseen_before(last, move, since)
                     if (
                         (hidden and last.destination not in move.captures)
-                        or not self._in_order(last, move, since)
+                        or not self._in_order(last, move, since, taken=True)
                         or self._took_before_it_landed(last, move, since)
                     ):
                         continue
                     after = position.play(move)
                     if after.occupied() == board:
-                        found.append(([*run, move], unseen + hidden))
+                        # (the last ply's piece stands there: it was seen landing)
+                        answered = self._left_at(move.origin, since)
+                        if self._down_after(move.destination, answered) is not None:
+                            found.append(([*run, move], unseen + hidden))
                     else:
                         arrived = {**since, move.destination: self._left_at(move.origin, since)}
                         deeper.append((after, [*run, move], arrived, unseen + hidden))
@@ -196,7 +199,9 @@ class StillBoard:
             None,
         )
 
-    def _in_order(self, move: Move, reply: Move, since: Since = NONE) -> bool:
+    def _in_order(
+        self, move: Move, reply: Move, since: Since = NONE, *, taken: bool = False
+    ) -> bool:
         """Could the hands have played `move`, then `reply`? Each piece came down after
         it first left its square, and the reply's after the move's (or in the same
         moment): a square filled before the piece meant to land there was lifted holds
@@ -205,7 +210,8 @@ class StillBoard:
         down on it, lifts "its" piece again without moving the start. Each piece was
         carried: one down within SLIDE of leaving its square was shoved (a knock). A
         landing nobody saw (taken off in the very scan it came down) has no time: its
-        piece left before the taker's did."""
+        piece left before the taker's did; the reply's may be such a landing only if
+        `taken` (a ply after it may take it)."""
         started = self._left_at(move.origin, since)
         answered = self._left_at(reply.origin, since)
         # (each piece's own landing: the first fill of its square after it left, not the
@@ -223,7 +229,7 @@ class StillBoard:
                 and self.carried(move, move_down)
             )
         if reply_down is None:
-            return ordered  # (its landing unseen too: the next ply must take it)
+            return ordered and taken  # (its landing unseen too: the next ply must take it)
         return (
             ordered
             and answered <= reply_down
