@@ -26,13 +26,14 @@ KINDS = (
     "leds",  # the LED roles changed: {"leds": {square: role}, "blink": [squares]}
     "move",  # a move was committed (journal written): the recogniser's move data
     "takeback",  # the last move was taken back: {"move", "fen"}
-    "new-game",  # a new game started: {"variant", "fen", "side"}
+    "new-game",  # a new game started: {"variant", "fen", "side", "game_id"}
     "outcome",  # the game ended: {"winner", "reason", "result"}
     "announcement",  # something was said: {"kind", "text", "params"}
     "notice",  # recogniser notices: crown, illegal-board, board-ok, capture-mandatory...
     "settings",  # hint level, language or players changed: {"hints", "language", "players"}
-    "device",  # the board itself: {"event": "disconnected" | "reconnected"}
+    "device",  # the board itself: {"event": one of host.session.core.DEVICE_EVENTS}
     "hint-request",  # a player asked for a hint (the board's command menu): {}
+    "draw-offer",  # a person offered the computer a draw: {"side": the person's side}
     "computer",  # the computer opponent: {"state": "thinking" | "move" | "hint" | "idle", ...}
     "tags",  # the game's players, event, round (a club's pairings): {"tags": {PDN tag: value}}
     # both clocks changed course (a move, a take back, a start or stop, the flag):

@@ -12,6 +12,7 @@ file and the SD card is not worn by a write per scan. What it holds:
               "fen": "...", "result": null, "reason": null, "correcting": false},
      "pieces": {"1": "B", "22": "W", "29": "WK"},
      "players": {"W": "human", "B": "computer:3"},
+     "waiting": null | "cannot open /dev/ttyACM0: ...",
      "problems": [{"time": "...", "level": "warning", "message": "..."}],
      "chatter": {"12": 340}}
 
@@ -23,7 +24,9 @@ written at most once a second like the chatter, not on every change.
 `chatter` counts, per board square (the board's own reading-order number, as
 the self-test names them), the flickers the debouncer rejected in the last
 minute, for squares with at least `CHATTER_PER_MINUTE`: a loose contact
-flickers hundreds of times a minute, a hand's slide a few.
+flickers hundreds of times a minute, a hand's slide a few. `waiting` is why the
+board is waited for (host/live_board.py: not plugged in, not ready), null once
+it is open.
 """
 
 from __future__ import annotations
@@ -87,8 +90,9 @@ class StatusWriter:
         now = self.clock()
         chatter = self._chatter(now, board)
         game = self._game(session)
+        waiting = getattr(board, "waiting", None)
         # (the pieces change with every lift: they alone do not force a write)
-        key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())))
+        key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())), waiting)
         if not force and key == self._last_key and now - self._last_write < MIN_INTERVAL:
             return False
         self._last_key = key
@@ -105,6 +109,7 @@ class StatusWriter:
                 "game": game,
                 "pieces": self._pieces(session),
                 "players": dict(getattr(session, "players", {})),
+                "waiting": waiting,
                 "problems": self._problems(),
                 "chatter": {str(sq): n for sq, n in sorted(chatter.items())},
             }

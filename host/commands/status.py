@@ -16,6 +16,7 @@ from datetime import datetime
 
 from engine import get_variant
 from host.config import add_config_argument, load_config, system_config_path
+from host.errors import ExitStatus
 from host.messages import SIDES, VARIANT_NAMES
 from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
@@ -60,10 +61,10 @@ def run(args: argparse.Namespace, runner=run_command) -> int:  # noqa: ANN001
     running = data is not None and data.get("state") == "running" and _alive(data.get("pid"))
     if args.json:
         print(json.dumps({"service": state.__dict__, "status": data, "running": running}))
-        return 0 if running else 3
+        return ExitStatus.OK if running else ExitStatus.NOT_RUNNING
     for line in describe(state, data, running, str(config.status_file)):
         print(line)
-    return 0 if running else 3
+    return ExitStatus.OK if running else ExitStatus.NOT_RUNNING
 
 
 def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN001
@@ -88,6 +89,8 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
     else:
         lines.append(f"board: stopped at {data.get('updated')}")
     lines.append(f"board type: {data.get('board')}, layout {data.get('layout')}")
+    if running and data.get("waiting"):
+        lines.append(f"WAITING for the board (play starts when it is ready): {data['waiting']}")
     game = data.get("game") or {}
     if game:
         name = VARIANT_NAMES["en"].get(game.get("variant", ""), game.get("variant"))

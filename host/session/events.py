@@ -80,7 +80,8 @@ class EventHandling:
             elif event.kind == "new-game":
                 self._new_game()
                 side = self.game.position.turn
-                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
+                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side,
+                        game_id=self.game_id)
                 self.announcer.announce("new-game", variant=self.variant.name, side=side)
             elif event.kind == "clock-warning":
                 publish("notice", event.time, notice=event.kind, **d)
@@ -93,6 +94,11 @@ class EventHandling:
                     self.announcer.announce(event.kind, **d)
         if events:
             self._publish_clock(self._clock)
+
+    def _journal_trouble(self, problem: str | None) -> None:
+        """The journal (or the games folder) stopped taking writes, or takes them again
+        (host/journal.py logs why): said, so nobody trusts a card that is not written."""
+        self.announcer.announce("storage-failed" if problem else "storage-ok")
 
     def _announced(self, item: Announcement) -> None:
         self.recent.append(item)
@@ -129,7 +135,7 @@ class EventHandling:
             return None
         # the players that game was played by (the next game's may be set already)
         tags = self.tags(record.players)
-        return save_game(record, result, self.config.games_dir, tags)
+        return save_game(record, result, self.config.games_dir, tags, self.journal)
 
     def tags(self, players: dict[str, str] | None = None) -> dict[str, str]:
         """The saved game's extra PDN tags: the computer's sides (`players`, by default
@@ -146,7 +152,7 @@ class EventHandling:
         if record is not None and not record.finished and record.moves:
             self._save("*")  # the abandoned game is kept, unfinished
         self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(
+        self.game_id = self.journal.start(
             self.variant.name, self.game.fen(), self.started, self._recorded(), self._control()
         )
         # The new game's clock: the control chosen for it, started by its first change.
