@@ -39,6 +39,9 @@ from host.broadcast.snapshot import GameSnapshot
 
 TagsListener = Callable[[dict[str, str]], None]
 log = logging.getLogger(__name__)
+#: seconds to wait for our own `online` to come back before publishing anyway (a broker
+#: whose ACL, from an older broker-config, does not let a board read its own status)
+SYNC_WAIT = 5.0
 
 
 def _common_prefix(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
@@ -72,6 +75,7 @@ class Publisher:
         self._finished_with: set[tuple[str, str, int]] = set()  # assignments of finished games
         self._seq_by_mid: dict[int, int] = {}
         self._live = False  # the worker's: connected and the outbox replayed
+        self._connections = 0  # paho's thread: which connection a sync belongs to
         self._connected = threading.Event()
         self._idle = threading.Event()
         self._client: Any = None
@@ -164,6 +168,11 @@ class Publisher:
                           for kind in (topics.ASSIGNMENT, topics.ACK, topics.STATUS)])
         client.publish(topics.board_topic(self.board_id, topics.STATUS), topics.ONLINE,
                        qos=1, retain=True)
+        self._connections += 1
+        timer = threading.Timer(SYNC_WAIT, self._queue.put,
+                                args=(("sync-late", self._connections),))
+        timer.daemon = True
+        timer.start()
         if not self._connected.is_set():
             log.info("broadcast: connected to %s as board %s", self.settings.url, self.board_id)
         self._connected.set()
@@ -232,6 +241,11 @@ class Publisher:
                 elif kind == "mark":
                     item.set()
                 elif kind == "synced":
+                    self._go_live()
+                elif kind == "sync-late" and item == self._connections and not self._live:
+                    log.warning("broadcast: the broker did not echo this board's status in "
+                                "%.0f s (an ACL from an older broker-config?); publishing "
+                                "anyway", SYNC_WAIT)
                     self._go_live()
                 elif kind == "disconnected":
                     self._live = False
