@@ -18,7 +18,9 @@ away, or before that moment, wait in the outbox.
 
 The board also reads its assignment (players, event, round, board number),
 retained by `draughtsboard pairings`: it tags the current game if that game has
-not started, or has started without one, and never re-tags a finished game.
+not started, or has started without one, and never re-tags a finished game; a
+new game is not tagged with an assignment a game already finished under (the
+outbox remembers those across restarts).
 """
 
 from __future__ import annotations
@@ -72,7 +74,6 @@ class Publisher:
         self._last: GameSnapshot | None = None
         self._assignment: dict[str, Any] | None = None
         self._bound: dict[str, dict[str, Any]] = {}  # game id -> its assignment
-        self._finished_with: set[tuple[str, str, int]] = set()  # assignments of finished games
         self._seq_by_mid: dict[int, int] = {}
         self._live = False  # the worker's: connected and the outbox replayed
         self._connections = 0  # paho's thread: which connection a sync belongs to
@@ -302,7 +303,7 @@ class Publisher:
                                         "fen": snap.fens[ply - 1], "ts": snap.ts})
         self._last = snap
         if snap.finished and snap.game in self._bound:
-            self._finished_with.add(_key(self._bound[snap.game]))
+            self.outbox.finish(_key(self._bound[snap.game]))
         self._publish_state(snap)
 
     def _publish_state(self, snap: GameSnapshot) -> None:
@@ -328,7 +329,7 @@ class Publisher:
 
     def _bind_new_game(self, snap: GameSnapshot) -> None:
         latest = self._assignment
-        if latest is not None and _key(latest) not in self._finished_with:
+        if latest is not None and _key(latest) not in self.outbox.finished:
             self._bind(snap.game, latest)
         else:
             self._tags_changed({})
@@ -336,8 +337,8 @@ class Publisher:
     def _assign(self, data: dict[str, Any] | None) -> None:
         self._assignment = data
         last = self._last
-        if data is None or last is None:
-            return
+        if data is None or last is None or _key(data) in self.outbox.finished:
+            return  # (a game already finished under it: not the next game's)
         if not last.moves or (not last.finished and last.game not in self._bound):
             self._bind(last.game, data)
             self._publish_state(last)
