@@ -25,6 +25,7 @@ resuming it any number of times gives the same id.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import logging
@@ -258,15 +259,20 @@ class Journal:
         """Append `records`, each on a line of its own even after a torn write; a write
         that fails is cut back where the disk lets it."""
         text = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
-        with open(self.path, "a+b") as handle:
+        # unbuffered: what the disk refused is not left in a buffer to be written later
+        with open(self.path, "a+b", buffering=0) as handle:
             size = handle.seek(0, os.SEEK_END)
             if size:
                 handle.seek(size - 1)
                 if handle.read(1) != b"\n":
                     text = b"\n" + text
             try:
-                handle.write(text)
-                handle.flush()
+                left = memoryview(text)
+                while left:  # write(2) may take part of it, then refuse the rest
+                    written = handle.write(left)
+                    if not written:
+                        raise OSError(errno.EIO, "the disk took nothing")
+                    left = left[written:]
                 os.fsync(handle.fileno())
             except OSError:
                 # a torn line left behind is skipped on reading; the next write starts anew
