@@ -14,9 +14,11 @@ import os
 import pytest
 from hands import FAMILIES, generate
 
-from engine import get_variant
+from engine import Game, get_variant
+from host.bounce import without_bounce
 from host.clock.control import parse_time_control
-from host.replay import replay
+from host.replay import parse_events, replay
+from tests.paths import EXAMPLES
 
 SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
 VARIANTS = ("brazilian", "international", "russian", "english")
@@ -81,3 +83,43 @@ def test_each_move_is_charged_from_finish_to_finish(family: str) -> None:
                 previous = truth
                 checked += 1
     assert checked, f"no move of {family} was checked"
+
+
+def test_the_recorded_stream_charges_every_millisecond_once() -> None:
+    """The shared recorded game (bounce, touches, captured pieces off in every order):
+    each move finishes on one of its own squares' changes, never after its proof; the
+    charges add up to the time from the first change to the last finish, nothing lost
+    or charged twice; and the same stream gives the same clocks every time."""
+    events = [json.loads(line) for line in (EXAMPLES / "replay-brazilian.events.jsonl").open()]
+    variant = get_variant("brazilian")
+
+    def run() -> list[dict]:
+        out: list[dict] = []
+        replay(variant, (json.dumps(e) for e in events), out.append, clock=CONTROL)
+        return out
+
+    out = run()
+    assert run() == out
+    moves = [r for r in out if "move" in r]
+    assert len(moves) == 24
+    game = Game(variant)
+    # the changes as the board's debouncer passes them (host/bounce.py)
+    seen = without_bounce(parse_events((json.dumps(e) for e in events), variant))
+    own_changes = {(e.t, sq) for e in seen for sq in e.squares}
+    finishes = []
+    for record in moves:
+        move = game.position.parse_move(record["move"])
+        game.push(move)
+        # the finish: a change on the move's end square or a captured square
+        finish = next(
+            t for t, sq in sorted(own_changes, reverse=True)
+            if t <= record["t"] and sq in {move.destination, *move.captures}
+            and t >= (finishes[-1] if finishes else 0)
+        )
+        finishes.append(finish)
+    costs = charged(out)
+    gaps = [b - a for a, b in zip([events[0]["t"], *finishes], finishes, strict=False)]
+    assert [cost for _, cost in costs] == gaps
+    assert sum(cost for _, cost in costs) == finishes[-1] - events[0]["t"]
+    slow = [r["t"] - f for r, f in zip(moves, finishes, strict=True)]
+    assert max(slow) >= 250  # some moves were proved well after they were finished
