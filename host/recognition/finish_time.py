@@ -16,9 +16,10 @@ Read from the switch history alone (`ChangeLog`), after the fact, by one rule:
   until the next player's first action: a change on a square outside the move
   (its origin, the squares its piece passes, its end and its captured pieces) that
   makes the board differ from the position after the move and stays so for a
-  settle time. A knock rocked back, a touch put back at once, a forgotten piece of
-  an earlier move taken off, a piece held since before the landing put back: none
-  of these starts the next player's turn;
+  settle time. A knock rocked back, a touch put back at once, a piece pushed onto
+  a neighbouring square (it left one square as it came down on the other: no hand
+  is that fast), a forgotten piece of an earlier move taken off, a piece held since
+  before the landing put back: none of these starts the next player's turn;
 - a captured piece forgotten and taken off after the next player started does not
   count: the move was finished without it (one taken off in the same moment, a
   scan, as the next player's first change still does: the switches cannot order them).
@@ -64,10 +65,12 @@ class ChangeLog:
         *,
         settle: float,
         together: float,
+        slide: float,
     ) -> float:
         """When `move`, whose mover's time began at `since`, was finished; `after` is the
         board of the position after it; `settle`: how long a change must stay to be an
-        action, `together`: changes this close are one moment. Without a landing seen
+        action, `together`: changes this close are one moment, `slide`: a piece put down
+        this soon after another left its square was pushed there. Without a landing seen
         since `since` (the board showed the move's result when the game was resumed),
         the last change on the move's squares, else `since`."""
         own = trajectory(variant, move) | {move.origin, move.destination} | move.captures
@@ -89,7 +92,7 @@ class ChangeLog:
                 continue
             elif square in move.captures and not down:
                 finish = t
-            elif square not in own and _starts(changes, index, after, settle):
+            elif square not in own and _starts(changes, index, own, after, settle, slide):
                 # The next player's first action; a captured piece taken off at the same
                 # moment (one scan) still came off with the move.
                 started = t
@@ -102,12 +105,27 @@ class ChangeLog:
         return finish
 
 
-def _starts(changes: list[Change], index: int, after: frozenset[int], settle: float) -> bool:
+def _starts(
+    changes: list[Change],
+    index: int,
+    own: set[int],
+    after: frozenset[int],
+    settle: float,
+    slide: float,
+) -> bool:
     """Is `changes[index]` (on a square outside the move) the next player's first action:
-    it makes the square differ from the position after the move, and is not undone
-    within `settle` (a knock rocked back, a touch put back at once)?"""
+    it makes the square differ from the position after the move, it is not undone
+    within `settle` (a knock rocked back, a touch put back at once), and it is not half
+    of a push (a piece leaving a square as another comes down within `slide`: no hand
+    carries a piece that fast, so it is a knock, whoever puts it back later)?"""
     t, square, down = changes[index]
     if (square in after) == down:
         return False  # the square agrees with the position again
     undone = next((u for u, sq, _ in changes[index + 1 :] if sq == square), None)
-    return undone is None or undone - t >= settle
+    if undone is not None and undone - t < settle:
+        return False
+    return not any(
+        abs(u - t) <= slide and placed != down and sq not in own
+        for u, sq, placed in changes
+        if sq != square
+    )

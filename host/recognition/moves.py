@@ -16,7 +16,7 @@ from typing import Any
 from engine import Move
 from host.recognition.events import Event
 from host.recognition.reread import Reopened
-from host.recognition.timing import SETTLE, TOGETHER
+from host.recognition.timing import SETTLE, SLIDE, TOGETHER
 
 
 class GameChanges:
@@ -116,7 +116,7 @@ class GameChanges:
     def _finished(self, move: Move, after: frozenset[int], since: float, now: float) -> float:
         """When `move` (its mover's time began at `since`) was finished, at the latest `now`."""
         finished = self.change_log.finished(
-            self.variant, move, since, after, settle=SETTLE, together=TOGETHER
+            self.variant, move, since, after, settle=SETTLE, together=TOGETHER, slide=SLIDE
         )
         return min(now, finished)
 
