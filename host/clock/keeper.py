@@ -156,8 +156,9 @@ class GameClock:
                     data["clock"] = lap_clocks(lap)
                     data["took"] = ms(lap.took)
                 self._rearm()
-            elif kind == "takeback":
+            elif kind == "takeback":  # (after a flag fall too: the game goes on)
                 clock.take_back(event.time)
+                self._hold, self.fell = None, None
                 self._rearm()
             elif kind == "new-game":
                 self.new_game()

@@ -222,3 +222,19 @@ def test_the_board_menu_stops_and_restarts_the_clock(tmp_path: Path) -> None:
     hold(game.recogniser.expected | {clock_square}, 1.5)
     state = game.game_clock.state(now)
     assert state is not None and not state["paused"] and "clock-resumed" in said(announcer)
+
+
+def test_a_take_back_after_the_flag_reopens_the_game_and_its_clocks(tmp_path: Path) -> None:
+    game, _ = session(tmp_path, clock="0.1+0")
+    run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
+    for t in range(2000, 8000, 10):
+        game.observe(t / 1000, game.sensed)
+    assert game.recogniser.outcome is not None
+    game.command(8.0, "takeback")  # Black's move taken back: Black to move again
+    assert game.recogniser.outcome is None
+    state = game.game_clock.state(8.0)
+    assert state is not None and state["running"] == "B" and state["flagged"] is None
+    assert (state["white"], state["black"]) == (6000, 5500)
+    game.observe(20.0, game.sensed)  # and Black's flag can fall in its turn
+    outcome = game.recogniser.outcome
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("W", "time")
