@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from engine import Game, Move, Position, get_variant
 from engine.position import Piece
-from host.recognition.timing import SETTLE
 
 from .moves import Hooks, Style, carry_out
 from .positions import partial_finals, rest_stops
@@ -238,14 +237,15 @@ class Driver:
             after = self.position.occupied()
             since = self.finished[-1]
             changes = sorted(self.table.changes)
+            undone = self.timing.knock_back[1]
             # Nobody started since (an earlier move's forgotten piece taken off, making
             # the board agree with the game again, is nobody's start; nor is a switch
-            # chattering or a knock undone at once).
+            # chattering or a knock put back by a hand).
             if not any(
                 t > since
                 and sq not in own
                 and (sq in after) != closed
-                and not any(t < u <= t + SETTLE * 1000 and s == sq for u, s, _ in changes)
+                and not any(t < u <= t + undone and s == sq for u, s, _ in changes)
                 for t, sq, closed in changes
             ):
                 self.finished[-1] = self.table.t
