@@ -238,3 +238,28 @@ def test_a_take_back_after_the_flag_reopens_the_game_and_its_clocks(tmp_path: Pa
     game.observe(20.0, game.sensed)  # and Black's flag can fall in its turn
     outcome = game.recogniser.outcome
     assert outcome is not None and (outcome.winner, outcome.reason) == ("W", "time")
+
+
+def test_a_piece_put_down_again_before_the_reply_is_the_moves_finish() -> None:
+    """Black's piece lands (1.5 s), the board proves the move (1.75 s), Black adjusts it
+    (lifted at 2.5 s, down again at 2.7 s) before White touches anything: the move was
+    finished at 2.7 s, and the replay says so with both clocks charged again."""
+    events = [*quiet(1000, 11, 1500, 15), {"t": 2500, "lift": 15}, {"t": 2700, "place": 15},
+              *quiet(4000, 22, 4500, 18)]
+    out = replayed(events, "1+2")
+    first, again, second = [r for r in out if "clock" in r]
+    assert first["clock"] == {"white": 60000, "black": 61500}
+    assert again == {"t": 2700, "ply": 1, "clock": {"white": 60000, "black": 60300}}
+    assert second["clock"] == {"white": 60200, "black": 60300}  # White: 2.7 to 4.5 s
+
+
+def test_crowning_is_not_the_movers_time() -> None:
+    """A man crowned: lifted off its square and a king put down (the opponent's to do,
+    seed 002 3.6) does not charge the mover."""
+    events = [{"t": 1000, "lift": 6}, {"t": 1500, "place": 1},  # 6-1 crowns White's man
+              {"t": 2500, "lift": 1}, {"t": 3000, "place": 1}]
+    out: list[dict] = []
+    replay(ENGLISH, (json.dumps(e) for e in events), out.append,
+           fen="W:W6:B28", clock=parse_time_control("1+0"))
+    records = [r for r in out if "clock" in r]
+    assert len(records) == 1 and records[0]["clock"]["white"] == 59500

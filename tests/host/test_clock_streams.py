@@ -28,15 +28,17 @@ CONTROL = parse_time_control("90+5")  # long enough that no flag falls
 
 def charged(records: list[dict]) -> list[tuple[str, int]]:
     """(side, ms) each committed move cost its mover, as the replay's clocks show it
-    (corrections replace the last move, takebacks remove it)."""
+    (corrections replace the last move, takebacks remove it, a move finished later
+    than said is charged again: `{"t", "ply", "clock"}`)."""
     assert CONTROL is not None
     full = {"white": CONTROL.white.main * 1000, "black": CONTROL.black.main * 1000}
     increment = CONTROL.white.increment * 1000
     clocks: list[dict[str, int]] = []
     costs: list[tuple[str, int]] = []
     for record in records:
-        if "move" in record or "move-corrected" in record:
-            if "move-corrected" in record and clocks:
+        again = "ply" in record and "clock" in record and record["ply"] == len(clocks)
+        if "move" in record or "move-corrected" in record or again:
+            if ("move-corrected" in record or again) and clocks:
                 clocks.pop()
                 costs.pop()
             before = clocks[-1] if clocks else full
