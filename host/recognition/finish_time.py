@@ -16,9 +16,12 @@ position after the move, except for:
   the two hands' changes);
 - a knock: a piece rocked off its switch and back within a settle time, or pushed to
   a neighbouring square (it left one as it came down on the other, faster than any
-  hand carries a piece), whoever puts it back later.
+  hand carries a piece), whoever puts it back later. The move's own piece knocked off
+  its end square and pushed back is no landing either.
 
-A piece of the next player's lifted or put down after the landing, the mover's piece
+Each captured piece comes off once: its square emptied again later is another piece
+leaving it (a knocked one, the reply's). A piece of the next player's lifted or put
+down after the landing, the mover's piece
 resting on a square off its way: the board is out of place (a piece the next player
 already held while the move's piece was in the air is no start after it), and what
 the mover does meanwhile is not the move's. Once everything is back (a touch put
@@ -91,6 +94,7 @@ class ChangeLog:
         board = _Board(variant, changes, after, settle, together, slide)
         landed: float | None = None
         finish = since
+        taken: set[int] = set()  # captured squares already emptied: each comes off once
         for index, (t, square, down) in enumerate(changes):
             if square not in own:
                 board.change(index)
@@ -98,13 +102,16 @@ class ChangeLog:
             if square == move.destination and down:
                 if landed is None:
                     landed = finish = t  # the first landing counts, whatever else is up
-                elif not _crowning(move, changes, index) and board.in_place(t, landed):
+                elif (
+                    not _crowning(move, changes, index)
+                    and not _pushed_back(variant, changes, index, settle, slide)
+                    and board.in_place(t, landed)
+                ):
                     landed = finish = t  # down again: adjusted, or gone on and back
-            elif (
-                landed is not None and square in move.captures and not down
-                and board.in_place(t, landed)
-            ):
-                finish = t
+            elif square in move.captures and not down:
+                if landed is not None and square not in taken and board.in_place(t, landed):
+                    finish = t
+                taken.add(square)  # (emptied again later: another piece leaving it)
         return None if landed is None else finish
 
 
@@ -113,6 +120,38 @@ def _crowning(move: Move, changes: list[Change], index: int) -> bool:
     nothing else changed since its square was emptied (the man lifted and a king put
     down, or one stacked)?"""
     return move.promotes and index > 0 and changes[index - 1][1] == changes[index][1]
+
+
+def _pushed_back(
+    variant: Variant, changes: list[Change], index: int, settle: float, slide: float
+) -> bool:
+    """Is the end square filled at `changes[index]` its piece knocked back onto it: the
+    piece had stood there (a settle time at least) when it left, and it comes back from
+    a neighbouring square emptied within `slide` before (a push, not a hand's landing;
+    a piece that only brushed the square on its way is still travelling)?"""
+    t, square, _ = changes[index]
+    left = next(
+        (i for i in range(index - 1, -1, -1) if changes[i][1] == square and not changes[i][2]),
+        None,
+    )
+    if left is None:
+        return False
+    stood = next(
+        (changes[i][0] for i in range(left - 1, -1, -1)
+         if changes[i][1] == square and changes[i][2]),
+        None,
+    )
+    if stood is None or changes[left][0] - stood < settle:
+        return False
+    x, y = variant.square_coords(square)
+    for u, other, down in reversed(changes[:index]):
+        if t - u > slide:
+            return False
+        if not down:
+            ox, oy = variant.square_coords(other)
+            if abs(ox - x) == 1 and abs(oy - y) == 1:
+                return True
+    return False
 
 
 class _Board:
