@@ -263,3 +263,17 @@ def test_crowning_is_not_the_movers_time() -> None:
            fen="W:W6:B28", clock=parse_time_control("1+0"))
     records = [r for r in out if "clock" in r]
     assert len(records) == 1 and records[0]["clock"]["white"] == 59500
+
+
+def test_the_status_file_and_command_tell_the_clocks(tmp_path: Path) -> None:
+    from host.commands.status import _clock_line
+    from host.status import StatusWriter
+
+    game, _ = session(tmp_path)
+    run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
+    writer = StatusWriter(game.config.status_file, board="sim", layout="standard-8x8")
+    writer.update(game, force=True)
+    clock = json.loads(game.config.status_file.read_text())["game"]["clock"]
+    assert clock["control"] == "1+2" and clock["running"] == "W"
+    assert clock["black"] == 61500
+    assert _clock_line(clock).startswith("clock 1+2: White ") and "(running)" in _clock_line(clock)
