@@ -4,9 +4,10 @@ Why beside `blitz_bench`: that section charges the search's own time; this one p
 through everything the board runs (the session with its recogniser and the board's
 clock, the computer player and its worker process), and charges each move as the
 board does, from the end of the opponent's move to the end of this one, the hands'
-time to carry the computer's move out included (0.6 to 1.6 s a move, drawn; skipped
-on a virtual clock, so a game costs only its thinking: tests/host/blitz.py). Target:
-no flag at any level in 20 games at 1+1.
+time to carry the computer's move out included (a blitz player's measured timings:
+reaction, reach, the piece carried, each captured piece taken off; skipped on a
+virtual clock, so a game costs only its thinking: tests/host/blitz.py). Target: no
+flag at any level in 20 games at 1+1.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ def run(quick: bool = False) -> str:
         f"Module `bench/clock_bench.py` (this section alone: `python -m bench --only clock`). "
         f"Brazilian, {games} games per level at {CONTROL} on the board's clock: the session, "
         "its recogniser and clock, the computer player with its worker process on both sides; "
-        f"simulated hands carry each move out in {HANDS[0]:g} to {HANDS[1]:g} s (charged to the "
-        "mover, as on a real board; the computer measures it and plans for it). A game ends "
+        f"simulated hands carry each move out in {HANDS[0]:.2f} to {HANDS[1]:.2f} s, and "
+        "each captured piece taken off, at a blitz player's measured pace "
+        "(tests/host/hands/timing.py, HUMAN): charged to the mover, as on a real board; the "
+        "computer measures it and plans for it. A game ends "
         f"by the rules, a flag, or unfinished after {max_plies} plies. Target: no flag.",
         "",
         "| level | games | flags | finished by the rules | mean plies | least time left s | "

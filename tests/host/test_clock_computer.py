@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from blitz import play
+
+from tests.host.blitz import play
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
