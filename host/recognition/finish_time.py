@@ -94,11 +94,13 @@ class ChangeLog:
         board = _Board(variant, changes, after, settle, together, slide)
         landed: float | None = None
         finish = since
-        taken: set[int] = set()  # captured squares already emptied: each comes off once
+        taken: set[int] = set()  # captured squares emptied since it set out: each once
         for index, (t, square, down) in enumerate(changes):
             if square not in own:
                 board.change(index)
                 continue
+            if square == move.origin and not down and landed is None:
+                taken.clear()  # the move's piece sets out: what came off before was a touch
             if square == move.destination and down:
                 if landed is None:
                     landed = finish = t  # the first landing counts, whatever else is up
