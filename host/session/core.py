@@ -191,8 +191,14 @@ class Session(BoardCommands, EventHandling, Leds):
         """One snapshot in the variant's numbering."""
         self._clock = now
         before, self.sensed = self.sensed, frozenset(occupied)
-        if self.sensed != before and self._clock_waits == "change":
-            self.start_clock(now)  # a new game's time starts with its first switch change
+        if (
+            self._clock_waits == "change"
+            and self.sensed != before
+            and before == self.recogniser.expected
+        ):
+            # A new game's time starts with its first switch change on a board set up
+            # right (setting the pieces up is nobody's time).
+            self.start_clock(now)
         self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
         if self._clock_waits == "board" and not self.recogniser.correcting:
             self.start_clock(now)  # a resumed game's time runs again once its board is right

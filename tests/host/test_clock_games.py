@@ -277,3 +277,18 @@ def test_the_status_file_and_command_tell_the_clocks(tmp_path: Path) -> None:
     assert clock["control"] == "1+2" and clock["running"] == "W"
     assert clock["black"] == 61500
     assert _clock_line(clock).startswith("clock 1+2: White ") and "(running)" in _clock_line(clock)
+
+
+def test_setting_the_pieces_up_is_nobodys_time(tmp_path: Path) -> None:
+    """A new game on a board not yet set up: the clock starts with the first change made
+    on the board once it is right, not with the setting up."""
+    game, _ = session(tmp_path, clock="1+0")
+    start = game.recogniser.expected
+    game.new_game(0.5, occupied=start - {22, 23})  # two pieces still missing
+    game.observe(3.0, start - {23})
+    state = game.game_clock.state(3.0)
+    assert state is not None and state["running"] is None
+    game.observe(4.0, start)  # set up
+    game.observe(10.0, start - {9})  # English: Black's first lift starts Black's time
+    state = game.game_clock.state(12.0)
+    assert state is not None and state["running"] == "B" and state["black"] == 58000
