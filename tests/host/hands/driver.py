@@ -24,6 +24,12 @@ from .timing import MODEL, Timing
 CHATTER = 10
 
 
+def _chatter(change: tuple[float, int, bool], changes: list[tuple[float, int, bool]]) -> bool:
+    """Is `change` a contact chattering: the same switch changed just before it?"""
+    t, square, _ = change
+    return any(t - CHATTER <= u < t and sq == square for u, sq, _ in changes)
+
+
 @dataclass
 class Scenario:
     """A replayable stream and the verdict a correct recogniser must reach."""
@@ -203,10 +209,14 @@ class Driver:
         start = max(
             t for t, sq, closed in changes if sq == move.origin and not closed and t < landed
         )
-        if move.promotes:  # a king put on it later is the crowning: the opponent's to do
-            landed = min(
-                t for t, sq, closed in changes
-                if sq == move.destination and closed and t > start
+        if move.promotes:
+            # A man lifted off its new square and a king put down, nothing else between,
+            # is the crowning: the opponent's to do, not the move's landing.
+            steps = [c for c in changes if c[0] > start and not _chatter(c, changes)]
+            landed = max(
+                t for i, (t, sq, closed) in enumerate(steps)
+                if sq == move.destination and closed
+                and not (i and steps[i - 1][1] == sq and not steps[i - 1][2])
             )
         return max(
             [landed, *(
