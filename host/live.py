@@ -275,8 +275,6 @@ class Runtime:
         if self._make_opponent is not None:
             self.computer = ComputerPlayer(self.session, self._make_opponent,
                                            post=loop.call_soon_threadsafe, clock=self.clock)
-            # its time per move follows the game's clock (host/clock), when there is one
-            self.computer.time.clock_of = self.session.clock_of
             self.computer.start()
         scanning = asyncio.create_task(self._scan_forever())
         stopping = asyncio.create_task(self._stopping.wait())

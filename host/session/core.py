@@ -235,15 +235,6 @@ class Session(BoardCommands, EventHandling, Leds):
         self.announcer.announce("clock-paused" if paused else "clock-resumed")
         self._publish_clock(now)
 
-    def clock_of(self, side: str) -> tuple[float, float] | None:
-        """`side`'s time left now and its increment, in ms (None in an untimed game):
-        what the computer plans its move's time from (host/computer_player.py)."""
-        clock, control = self.game_clock.clock, self.game_clock.control
-        if clock is None or control is None:
-            return None
-        left = clock.remaining(side, self._clock)
-        return max(0.0, left) * 1000, control.side(side).increment * 1000
-
     def set_clock(self, control: str) -> None:
         """The time control of the next new game (`5+3`, `none`...; host/clock/control.py)."""
         self.clock_control = parse_time_control(control)

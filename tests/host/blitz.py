@@ -91,7 +91,6 @@ def play(
     computer = ComputerPlayer(
         session, lambda: Opponent(backend=backend, seed=seed), post=posted.put, clock=clock.now
     )
-    computer.time.clock_of = session.clock_of
     board = session.recogniser.expected
     least = float("inf")
     started = time.monotonic()
@@ -99,10 +98,9 @@ def play(
     def look() -> None:
         nonlocal least
         session.observe(clock.now(), board)
-        for side in ("W", "B"):
-            mine = session.clock_of(side)
-            if mine is not None:
-                least = min(least, mine[0])
+        state = session.game_clock.state(clock.now())
+        if state is not None:
+            least = min(least, float(state["white"]), float(state["black"]))
 
     def hands(seconds: float) -> None:
         clock.skipped += seconds
