@@ -48,6 +48,7 @@ MODULES: dict[str, str] = {
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
     "blitz": "bench.blitz_bench",
+    "review": "bench.review_bench",
 }
 
 
@@ -60,7 +61,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz"):
+    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz", "review"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)
