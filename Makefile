@@ -70,7 +70,8 @@ bench: $(BENCH_VENV)/bin/python
 # The README's pictures, taken by the browser tests (needs Debian's chromium).
 screenshots: $(DEV_STAMP)
 	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
-		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_review_page.py
+		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_review_page.py \
+			tests/web/test_web_clock.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -48,6 +48,7 @@ MODULES: dict[str, str] = {
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
     "blitz": "bench.blitz_bench",
+    "clock": "bench.clock_bench",
     "review": "bench.review_bench",
 }
 
@@ -61,7 +62,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz", "review"):
+    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz", "clock", "review"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)

@@ -179,6 +179,11 @@ class Journal:
             record["took"] = took
         self._append(record)
 
+    def finished_later(self, ply: int, clock: dict[str, int], took: int) -> None:
+        """Move `ply` was finished later than its record says (its mover acted on it again
+        before the next player started): both clocks after it, re-charged."""
+        self._append({"type": "clock", "ply": ply, "clock": dict(clock), "took": took})
+
     def players(self, players: dict[str, str]) -> None:
         """Other players from here on (the board's level square, the page)."""
         self._append({"type": "players", "players": dict(players)})
@@ -344,6 +349,10 @@ def _game(records: Iterable[Record]) -> JournalGame | None:
             # A takeback after the end (a physical one, from the board) opens the game again.
             game.moves.pop()
             game.result = game.reason = None
+        elif kind == "clock" and game.moves and game.moves[-1].get("ply") == record.get("ply"):
+            # the last move finished later than said: its clocks charged again
+            game.moves[-1] = {**game.moves[-1], "clock": record.get("clock"),
+                              "took": record.get("took")}
         elif kind == "players":
             game.players = players_or_none(record.get("players")) or game.players
         elif kind == "end":

@@ -9,7 +9,9 @@ file and the SD card is not worn by a write per scan. What it holds:
     {"pid": 1234, "state": "running" | "stopped", "updated": "2025-05-01T20:15:03",
      "started": "...", "board": "gpio", "layout": "standard-8x8",
      "game": {"variant": "brazilian", "started": "...", "moves": 12, "turn": "W",
-              "fen": "...", "result": null, "reason": null, "correcting": false},
+              "fen": "...", "result": null, "reason": null, "correcting": false,
+              "clock": {"control": "5+3", "white": 287000, "black": 301500,
+                        "running": "W", "paused": false, ...} | null},
      "pieces": {"1": "B", "22": "W", "29": "WK"},
      "players": {"W": "human", "B": "computer:3"},
      "waiting": null | "cannot open /dev/ttyACM0: ...",
@@ -47,6 +49,17 @@ CHATTER_PER_MINUTE = 10
 WINDOW = 60.0
 #: at most one write per this many seconds unless the game changed
 MIN_INTERVAL = 1.0
+
+
+def _clock(session: Any) -> dict[str, Any] | None:
+    """The game's clocks as the session's last scan saw them (host/clock), None untimed."""
+    keeper = getattr(session, "game_clock", None)
+    if keeper is None:
+        return None
+    state = keeper.state(getattr(session, "_clock", 0.0))
+    if state is None:
+        return None
+    return {key: value for key, value in state.items() if key != "took"}
 
 
 def _iso(seconds: float) -> str:
@@ -140,6 +153,8 @@ class StatusWriter:
             "result": None if outcome is None else (outcome.winner or "draw"),
             "reason": None if outcome is None else outcome.reason,
             "correcting": bool(rec.correcting),
+            # both clocks (ms left, which runs) in a timed game, else None
+            "clock": _clock(session),
         }
 
     @staticmethod

@@ -291,6 +291,9 @@ class Publisher:
         if last is None or snap.game != last.game or snap.positions[0] != last.positions[0]:
             self._bind_new_game(snap)
         elif snap.moves == last.moves and (snap.result, snap.reason) == (last.result, last.reason):
+            if snap.clock_course != last.clock_course:  # the clocks changed course only
+                self._last = snap
+                self._publish_state(snap)
             return
         else:
             kept = _common_prefix(snap.moves, last.moves)
@@ -319,7 +322,7 @@ class Publisher:
             "event": tagged.get("event"),
             "round": tagged.get("round"),
             "board": tagged.get("board"),
-            "clocks": None,
+            "clocks": snap.clocks,
             "result": snap.result,
             "reason": snap.reason,
             "ts": snap.ts,

@@ -22,9 +22,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from engine import get_variant
+from engine.pdn_clocks import clock_comment
 from engine.pdn_write import write_game
 from host.broadcast.relay_games import GameView
 from host.broadcast.relay_rounds import RoundRecord, Slot
+from host.clock.control import parse_time_control
+from host.errors import UserError
 
 UNPAIRED = "unpaired"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
@@ -79,7 +82,46 @@ def pdn_of(record: RoundRecord, slot: Slot, view: GameView | None, variant_name:
         return write_game(get_variant(variant_name), tags, [], "*")
     variant = get_variant(view.variant)
     start = None if view.start_fen == variant.initial_position().fen() else view.start_fen
-    return write_game(variant, tags, view.moves, view.result or "*", start)
+    tags.update(_clock_tags(view))
+    return write_game(variant, tags, view.moves, view.result or "*", start,
+                      comments=_clock_comments(view))
+
+
+def _clock_tags(view: GameView) -> dict[str, str]:
+    """A timed game's `TimeControl` (seconds + increment), and `Termination` when a flag
+    fell, as the board's own PDN has them (docs/pdn.md)."""
+    tags: dict[str, str] = {}
+    clocks = view.clocks or {}
+    try:
+        control = parse_time_control(str(clocks["control"])) if "control" in clocks else None
+    except UserError:
+        control = None  # a board's text this relay cannot read: the game without it
+    if control is not None:
+        tags["TimeControl"] = control.pdn()
+    if view.reason == "time":
+        tags["Termination"] = "Time forfeit"
+    return tags
+
+
+def _clock_comments(view: GameView) -> list[str | None]:
+    """Both clocks after each move, as lidraughts writes them, where the board said them."""
+    after = (view.clocks or {}).get("after")
+    if not isinstance(after, list):
+        return []
+    comments: list[str | None] = []
+    for ply, pair in enumerate(after[: len(view.moves)]):
+        ok = isinstance(pair, list) and len(pair) == 2 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in pair)
+        mover = _mover(view, ply)
+        comments.append(clock_comment(mover, pair[0] / 1000, pair[1] / 1000) if ok else None)
+    return comments
+
+
+def _mover(view: GameView, ply: int) -> str:
+    """Who made ply `ply` (from 0) of the game (the start position's side, alternating)."""
+    first = view.start_fen.strip()[:1].upper()
+    first = first if first in ("W", "B") else "W"
+    return first if ply % 2 == 0 else ("B" if first == "W" else "W")
 
 
 class RoundWriter:

@@ -71,6 +71,9 @@ class GameView:
     reason: str | None = None
     online: bool = True
     ts: float = 0.0  # when the board made the latest change (its clock)
+    #: a timed game's clocks as the board's state said them (host/broadcast/snapshot.py
+    #: `clocks_of`: control, ms left, which runs, both clocks after each move), else None
+    clocks: dict[str, Any] | None = None
 
     @property
     def key(self) -> GameKey:
@@ -99,6 +102,7 @@ class GameView:
             "started": self.started, "white": self.white, "black": self.black,
             "event": self.event, "round": self.round, "board": self.board,
             "result": self.result, "reason": self.reason, "online": self.online, "ts": self.ts,
+            "clocks": self.clocks,
         }
         if with_diagram:
             data["diagram"] = diagram(get_variant(self.variant), self.fen)
@@ -277,6 +281,7 @@ class GameLog:
             white=players.get("white"), black=players.get("black"), event=data["event"],
             round=data["round"], board=data["board"], result=data["result"],
             reason=data["reason"], online=online, ts=float(data["ts"]),
+            clocks=data.get("clocks") if isinstance(data.get("clocks"), dict) else None,
         )
 
     def _rebuild(self, online: bool) -> None:

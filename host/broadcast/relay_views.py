@@ -101,7 +101,7 @@ class Views:
             "game": now.game, "variant": now.variant, "from_ply": kept + 1,
             "moves": list(now.move_texts[kept:]), "fen": now.fen,
             "diagram": diagram(get_variant(now.variant), now.fen), "result": now.result,
-            "reason": now.reason, "online": now.online, "ts": now.ts,
+            "reason": now.reason, "online": now.online, "ts": now.ts, "clocks": now.clocks,
         }
         if slot.pairing is not None:
             data.update(board=slot.pairing.board, white=slot.pairing.white,

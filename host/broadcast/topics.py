@@ -95,7 +95,7 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
         "event": _OPT_STR,
         "round": _OPT_STR,
         "board": (int, type(None)),  # board number in the round, from the pairings
-        "clocks": (dict, type(None)),  # none on the board yet
+        "clocks": (dict, type(None)),  # a timed game's (host/broadcast/snapshot.py), else null
         "result": _OPT_STR,  # PDN result once finished, else null
         "reason": _OPT_STR,
         "ts": _NUM,  # wall-clock seconds when the change happened

@@ -52,7 +52,7 @@ from host.recognition.events import Event
 from host.recognition.finish_time import ChangeLog
 from host.recognition.hand_paths import neighbours
 from host.recognition.lights import Lights
-from host.recognition.moves import GameChanges
+from host.recognition.moves import Finishing, GameChanges
 from host.recognition.piece_identity import PieceTracker, code_of, piece_of
 from host.recognition.reading import BoardReading
 from host.recognition.reread import Reopened
@@ -129,6 +129,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self.change_log = ChangeLog()
         self._began = start
         self._reopened_began = start
+        self._finishing: Finishing | None = None
         self._new_turn()
         self.tracker = PieceTracker(self.game.position.pieces())
         self.tracker.turn(self.game.position.turn, self.turn.capturable)
@@ -180,6 +181,8 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                     # looks the same for a moment: it counts once the piece has stayed.
                     self._pending = (move, left, missing, landed + BRUSH)
             self._evaluate(now, events)
+            if not any(e.kind in ("move", "move-corrected") for e in events):
+                self._finished_later(now, events)
         self._timers(now, events)
         return events
 
@@ -274,6 +277,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._last_move = None
         self._new_turn()
         self._began = self._reopened_began = now
+        self._finishing = None
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
         self._block = self.sensed if self.sensed != self.expected else None
         self._guide_now(now, events)
@@ -319,6 +323,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
         self._began = self._reopened_began = now
+        self._finishing = None
         self.tracker.reset(self._known_pieces(), self.sensed, in_air=False)
         self._guide_now(now, events)
         return events

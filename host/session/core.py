@@ -209,8 +209,14 @@ class Session(BoardCommands, EventHandling, Leds):
         """One snapshot in the variant's numbering."""
         self._clock = now
         before, self.sensed = self.sensed, frozenset(occupied)
-        if self.sensed != before and self._clock_waits == "change":
-            self.start_clock(now)  # a new game's time starts with its first switch change
+        if (
+            self._clock_waits == "change"
+            and self.sensed != before
+            and before == self.recogniser.expected
+        ):
+            # A new game's time starts with its first switch change on a board set up
+            # right (setting the pieces up is nobody's time).
+            self.start_clock(now)
         self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
         for square in before - self.sensed:
             self.recogniser.forget_told(square)  # (a spare the recogniser was not shown)
@@ -246,15 +252,6 @@ class Session(BoardCommands, EventHandling, Leds):
                 self.start_clock(now)
         self.announcer.announce("clock-paused" if paused else "clock-resumed")
         self._publish_clock(now)
-
-    def clock_of(self, side: str) -> tuple[float, float] | None:
-        """`side`'s time left now and its increment, in ms (None in an untimed game):
-        what the computer plans its move's time from (host/computer_player.py)."""
-        clock, control = self.game_clock.clock, self.game_clock.control
-        if clock is None or control is None:
-            return None
-        left = clock.remaining(side, self._clock)
-        return max(0.0, left) * 1000, control.side(side).increment * 1000
 
     def set_clock(self, control: str) -> None:
         """The time control of the next new game (`5+3`, `none`...; host/clock/control.py)."""

@@ -67,6 +67,9 @@ class EventHandling:
                 self.announcer.announce(
                     "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
                 )
+            elif event.kind == "move-finished":
+                if "clock" in d:  # the clocks re-charged: on disk too
+                    self.journal.finished_later(d["ply"], d["clock"], d["took"])
             elif event.kind == "outcome":
                 if d["reason"] == "time" and "side" in d:
                     self.announcer.announce("flag", side=d["side"])

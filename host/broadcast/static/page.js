@@ -27,6 +27,28 @@ function title(game) {
   return game.nth > 1 ? `${where} · ${words.game} ${game.nth}` : where;
 }
 
+// A timed game's clocks (the board's state at `ts`; the running one counts down here):
+// "▶4:58 – 5:00". Empty for an untimed game.
+function clockText(game) {
+  const c = game.clocks;
+  if (!c) return "";
+  const running = !game.result && !c.paused && !c.flagged ? c.running : null;
+  const since = running ? Math.max(0, Date.now() / 1000 - (game.ts || 0)) * 1000 : 0;
+  const shown = (side, ms) => {
+    const left = Math.max(0, ms - (running === side ? since : 0));
+    const s = Math.floor(left / 1000);
+    return (running === side ? "▶" : "") + `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  };
+  return `${shown("W", c.white)} – ${shown("B", c.black)}`;
+}
+
+function tickClocks() {
+  for (const el of document.querySelectorAll("[data-clock-key]")) {
+    const game = state.games.get(el.dataset.clockKey);
+    if (game) el.textContent = clockText(game);
+  }
+}
+
 function status(game) {
   if (game.result) return game.result;
   if (!game.moves || game.moves.length === 0) return words.notStarted;
@@ -62,7 +84,11 @@ function card(key) {
   const foot = document.createElement("div");
   foot.className = "status";
   foot.textContent = status(game) + (game.online === false ? ` · ${words.offline}` : "");
-  el.append(head, who, board, foot);
+  const clock = document.createElement("div");
+  clock.className = "clocks";
+  clock.dataset.clockKey = key;
+  clock.textContent = clockText(game);
+  el.append(head, who, board, foot, clock);
   el.addEventListener("click", () => follow(key));
   return el;
 }
@@ -79,6 +105,9 @@ function renderFollow() {
   if (!game) return;
   document.getElementById("follow-title").textContent =
     `${title(game)}: ${players(game)} ${game.result || ""}`;
+  const clock = document.getElementById("follow-clocks");
+  clock.dataset.clockKey = key;
+  clock.textContent = clockText(game);
   const board = document.getElementById("follow-board");
   if (game.diagram) drawBoard(board, game.diagram, { label: players(game) });
   const list = document.getElementById("follow-moves");
@@ -164,3 +193,4 @@ document.getElementById("back").addEventListener("click", () => follow(null));
 const wanted = location.hash.match(/^#game-(.+)$/);
 if (wanted) state.following = decodeURIComponent(wanted[1]);
 connect();
+setInterval(tickClocks, 1000);
