@@ -37,8 +37,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from host.errors import UserError
 from host.web import address
+from host.web.static_files import SECURITY_HEADERS, StaticFiles
 
-STATIC_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+STATIC = StaticFiles(resources.files("host.broadcast") / "static")
+#: seconds a connection may stay silent while a request is read (a half-open one is
+#: closed; the same deadline as the board's page, host/web/guard.py)
+READ_SECONDS = 10.0
 #: a spectator who falls this many updates behind is disconnected (its page reconnects)
 CLIENT_BACKLOG = 500
 HEARTBEAT = 15.0
@@ -136,6 +140,7 @@ def _event(kind: str, data: dict[str, Any]) -> bytes:
 class _Handler(BaseHTTPRequestHandler):
     spectators: SpectatorServer
     server_version = "draughtsboard-relay"
+    timeout = READ_SECONDS  # the socket's timeout (socketserver.StreamRequestHandler)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib's name
         pass  # spectators' requests are not the operator's business
@@ -175,20 +180,26 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Access-Control-Allow-Origin", "*")
+        self._security_headers()
         self.end_headers()
         self.wfile.write(body)
 
+    def _security_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+
     def _static(self, name: str) -> None:
-        suffix = Path(name).suffix
-        if "/" in name or suffix not in STATIC_TYPES:
+        """The page's files, with validators and gzip (host/web/static_files.py)."""
+        answer = STATIC.answer(name, self.headers)
+        if answer is None:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
             return
-        try:
-            body = resources.files("host.broadcast").joinpath("static", name).read_bytes()
-        except (FileNotFoundError, IsADirectoryError):
-            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
-            return
-        self._send(HTTPStatus.OK, STATIC_TYPES[suffix], body)
+        self.send_response(answer.status)
+        for header, value in answer.headers.items():
+            self.send_header(header, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.end_headers()
+        self.wfile.write(answer.body)
 
     def _file(self, path: Path) -> None:
         try:
@@ -205,6 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
             self.send_header("Access-Control-Allow-Origin", "*")
+            self._security_headers()
             self.end_headers()
             self.wfile.write(b"retry: 2000\n\n")
             self.wfile.flush()

@@ -12,7 +12,7 @@ from pathlib import Path
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "broker-config",
         help="generate mosquitto's config, password file and ACL for N boards",

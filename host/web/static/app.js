@@ -159,6 +159,7 @@
     $("turn-text").textContent = say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] });
     $("turn").hidden = Boolean(over);
     $("outcome").hidden = !over;
+    $("btn-review").hidden = !over || !state.moves.length; // the review of the game just ended
     if (over) {
       $("outcome").textContent = over.text + "  " + over.result;
       $("outcome").dataset.winner = over.winner || "draw";
@@ -292,6 +293,7 @@
 
   $("btn-takeback").addEventListener("click", () => control("takeback"));
   $("btn-hint").addEventListener("click", () => control("hint"));
+  $("btn-review").addEventListener("click", () => { location.href = "/review?game=current"; });
   $("btn-play-computer").addEventListener("click", () => {
     const move = state && state.computer && state.computer.move;
     if (!move) return;
@@ -400,7 +402,11 @@
       link.href = "/api/games/" + encodeURIComponent(game.name);
       link.download = game.name;
       link.textContent = game.name;
-      item.append(link);
+      const review = document.createElement("a");
+      review.href = "/review?game=" + encodeURIComponent("saved:" + game.name);
+      review.className = "review";
+      review.textContent = say(language(), "review-one");
+      item.append(link, " · ", review);
       list.append(item);
     }
     if (!games.length) {
