@@ -32,7 +32,8 @@ from host.web.static_files import StaticFiles
 TARGET_SECONDS = 120.0
 PAGES = {
     "review page (/review)": ["review.html", "style.css", "review.css", "review-i18n.js",
-                              "board.js", "review-graph.js", "review.js", "icon.svg"],
+                              "board.js", "review-graph.js", "review-list.js", "review.js",
+                              "icon.svg"],
     "board page (/)": ["index.html", "style.css", "i18n.js", "board.js", "app.js", "icon.svg"],
 }
 
