@@ -98,6 +98,8 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
+            #: the game's own id (host/journal.py): what the broadcast names it by
+            self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
             if record.clock is not None:  # the game's own time control, not the config's
@@ -120,7 +122,7 @@ class Session(BoardCommands, EventHandling, Leds):
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(
+            self.game_id = self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
             self.recogniser = Recogniser(

@@ -103,7 +103,9 @@ def test_hint_finds_the_shot_in_its_time(opponent: Opponent) -> None:
     computer = opponent.hint(game, seconds=1.0).result(timeout=30)
     assert computer is not None and computer.level == 0
     assert game.position.move_text(computer.move) == "c3-d4"
-    assert computer.analysis.elapsed <= 1.1
+    # It stopped by its own clock (a loaded machine may overshoot a little: how closely it
+    # keeps its time is `make bench`'s figure, bench/search_bench.py).
+    assert computer.analysis.elapsed < 2.0
 
 
 def test_await_from_asyncio(opponent: Opponent) -> None:
