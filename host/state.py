@@ -10,7 +10,6 @@ The first keys are the contract the page and the checks rely on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from host.journal import result_text
@@ -22,8 +21,9 @@ def hex_colour(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
-    """The state of `session`, with `pieces` (square -> "W", "B", "WK", "BK") as drawn."""
+def game_state(session: Session) -> dict[str, Any]:
+    """The state of `session`; its pieces (square -> "W", "B", "WK", "BK") are
+    recognition's account of the board (`Session.pieces`)."""
     rec = session.recogniser
     game = session.game
     variant = session.variant
@@ -52,7 +52,7 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "announcements": [item.text for item in session.recent],
         # -- for drawing ----------------------------------------------------------------
         "announced": session.announced,
-        "pieces": {str(sq): piece for sq, piece in pieces.items()},
+        "pieces": {str(sq): piece for sq, piece in session.pieces().items()},
         "size": variant.size,
         "squares": {
             str(sq): list(variant.square_coords(sq)) for sq in range(1, variant.num_squares + 1)

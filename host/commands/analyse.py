@@ -44,7 +44,7 @@ DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
 DEPTH_TIME = 60.0  # seconds: with --depth alone, the search still stops then
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyse",
         help="search a position: best move, score, depth and line",

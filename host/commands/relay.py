@@ -16,7 +16,7 @@ from host.commands._broker_args import add_broker_arguments, settings_from_argum
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "relay",
         help="follow every board on the broker; write each round's live PDN; serve spectators",
@@ -52,12 +52,13 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_arguments(args, "relay")
     relay = Relay(settings, out, delay=args.delay, trace=Path(args.trace) if args.trace else None)
     server = SpectatorServer(relay, out, *listen) if listen else None
+    where = f"http://{listen[0]}:" if listen else ""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     relay.start()
     if server is not None and listen is not None:
         server.start()
-        print(f"spectators: http://{listen[0]}:{server.port}/", flush=True)
+        print(f"spectators: {where}{server.port}/", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         while not stop.wait(0.2) and not relay.failed.is_set():
             pass

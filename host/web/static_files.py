@@ -37,11 +37,12 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
 COMPRESS_FROM = 512
 
 
-class Headers(Protocol):
-    """A request's headers, looked up without regard to case (aiohttp's, the standard
-    library's `http.server` message)."""
+class RequestHeaders(Protocol):
+    """A request's headers, looked up case-insensitively (aiohttp's CIMultiDictProxy,
+    http.server's email.message.Message)."""
 
     def get(self, name: str, /) -> str | None: ...
+
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class StaticFiles:
         self.folder = folder
         self._files: dict[str, _File] = {}
 
-    def answer(self, name: str, request_headers: Headers) -> Answer | None:
+    def answer(self, name: str, request_headers: RequestHeaders) -> Answer | None:
         """The answer for `GET /static/NAME` (None: no such file), given the request's
         headers (case-insensitive mapping: `If-None-Match`, `If-Modified-Since`,
         `Accept-Encoding`)."""
@@ -133,7 +134,7 @@ def accepts_gzip(header: str) -> bool:
     return False
 
 
-def _not_modified(found: _File, request_headers: Headers) -> bool:
+def _not_modified(found: _File, request_headers: RequestHeaders) -> bool:
     tags = request_headers.get("If-None-Match")
     if tags is not None:
         bare = found.etag.strip('"')

@@ -1,8 +1,10 @@
 """The computer opponent off the caller's thread: start, result, cancel, hint, failures.
 
 Both backends run the same tests: the worker process (the default) and the
-thread. The cancel bound (50 ms from `cancel()` until the worker has let go
-of the search) is the issue's; the job itself resolves at once.
+thread. The job itself resolves at once on `cancel()`; how soon the worker
+lets go of the search is a speed target (50 ms, the issue's), measured by
+the bench (docs/BENCHMARKS.md, "Cancel"): here it only has to let go
+promptly (`CANCEL_BOUND`), so a loaded machine cannot fail the suite.
 """
 
 from __future__ import annotations
