@@ -204,6 +204,8 @@ def test_a_saved_review_opens_at_once_and_is_pictured(
 def test_the_spectator_page_runs_under_its_csp(browser, tmp_path: Path) -> None:
     relay = Relay(BrokerSettings("mqtt://127.0.0.1:1"), tmp_path, log=lambda _t: None)
     spectators = SpectatorServer(relay, tmp_path, "127.0.0.1", 0).start()
+    relay._catch_up()  # as tests/broadcast/test_spectators.py: no broker to catch up with
+    relay._publish()
     context = browser.new_context()
     page = context.new_page()
     problems: list[str] = []
