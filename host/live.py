@@ -37,12 +37,13 @@ from typing import Any
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from host.bus import Listener, Update
 from host.computer_player import ComputerPlayer
+from host.controls import CONTROLS, refusals
 from host.errors import UserError
 from host.live_board import HandsRefused, LiveBoard
-from host.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
 from host.opponent import Opponent
 from host.pieces import PieceTracker, position_pieces
-from host.players import PlayerError, parse_player
+from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
 from host.state import game_state
 
@@ -129,6 +130,7 @@ class Runtime:
         state["mode"] = "sim" if self.simulated else "companion"
         state["players"] = dict(self.session.players)
         state["computer"] = self.computer.state() if self.computer is not None else None
+        state["controls"] = self.refusals()
         labels = VARIANT_NAMES[self.session.language]
         state["variants"] = [
             {
@@ -140,6 +142,16 @@ class Runtime:
             for name, variant in VARIANTS.items()
         ]
         return state
+
+    def refusals(self) -> dict[str, str | None]:
+        """Why each game control cannot be used now (host/controls.py), None if it can."""
+        session = self.session
+        levels = computer_levels(session.players, session.config.computer_level)
+        return refusals(
+            session,
+            computer=self.computer is not None,
+            computer_to_move=session.game.position.turn in levels,
+        )
 
     def piece_on(self, square: int) -> str | None:
         """The piece standing on `square` as drawn ("W", "B", "WK", "BK"), or None."""
@@ -185,9 +197,10 @@ class Runtime:
                     except FenError as error:
                         raise Refused(f"bad fen: {error}", 400) from None
                 self._new_game(now, variant, start, control.players)
+            elif control.command in CONTROLS and (why := self.refusals()[control.command]):
+                raise Refused(refusal_text(why))
             elif control.command == "hint":
-                if self.computer is None:
-                    raise Refused("there is no computer opponent here")
+                assert self.computer is not None  # else refused above
                 self.computer.request_hint()
             elif control.command == "hints":
                 session.set_hints(now, control.value or "")

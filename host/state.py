@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from host.announce import Announcement
 from host.journal import result_text
 from host.messages import VARIANT_NAMES, render
+from host.put_right import put_right_steps
 from host.session import Session
 
 
@@ -70,4 +72,49 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         # PDN tags a club's pairings give the game (host/broadcast): "White", "Black",
         # "Event", "Round"; {} without them
         "tags": dict(session.game_tags),
+        # -- for each viewer's own language (rendered by the page, docs/web.md) ----------
+        "said": [said(item) for item in session.recent],
+        "mistake": session.mistake(),
+        "underway": underway(session),
+        "capturable": sorted(rec.turn.capturable) if rec.outcome is None else [],
+        "put_right": put_right(session, pieces) if rec.correcting else None,
     }
+
+
+def said(item: Announcement) -> dict[str, Any]:
+    """An announcement as its message key and parameters (the position's FEN left out:
+    no sentence uses it)."""
+    return {"kind": item.kind, "params": {k: v for k, v in item.params.items() if k != "fen"}}
+
+
+def underway(session: Session) -> dict[str, Any] | None:
+    """A capture whose piece has landed, with captured pieces still to take off: its
+    text and those squares (what the status says while the lights ask for them)."""
+    rec = session.recogniser
+    reading = rec.reading
+    if rec.outcome is not None or reading.kind not in ("final", "progress"):
+        return None
+    landed = reading.landed()
+    if len(landed) != 1 or not landed[0].captures:
+        return None
+    move = landed[0]
+    left = sorted(move.captures & rec.sensed)
+    if not left:
+        return None
+    return {"move": session.game.position.move_text(move), "from": move.origin,
+            "to": move.destination, "remove": left}
+
+
+def put_right(session: Session, pieces: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The hand actions that set the board as the game stands (host/put_right.py)."""
+    variant = session.variant
+
+    def distance(a: int, b: int) -> int:
+        (fa, ra), (fb, rb) = variant.square_coords(a), variant.square_coords(b)
+        return max(abs(fa - fb), abs(ra - rb))
+
+    target = {
+        sq: piece.color + ("K" if piece.king else "")
+        for sq, piece in session.game.position.pieces().items()
+    }  # forgotten captured pieces are not in it: they go off
+    return put_right_steps(pieces, target, distance)

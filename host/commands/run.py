@@ -62,6 +62,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--fen", help="start a new game from this position (PDN FEN)")
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
+    parser.add_argument(
+        "--new-token", action="store_true",
+        help="make a new token for the page's controls (the kept one stops working: every "
+        "phone must scan the new QR code)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -178,7 +183,10 @@ async def _live(
     from host.web.address import choose_token, parse_listen
 
     listen = parse_listen(config.listen)
-    token = choose_token(listen, config.token) if listen else None
+    token = (
+        choose_token(listen, config.token, config.data_dir, rotate=args.new_token)
+        if listen else None
+    )
     resumed = None if args.new or start else resumable_game(config)
     variant = get_variant(config.variant)
     board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)

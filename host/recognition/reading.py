@@ -49,7 +49,12 @@ class BoardReading:
     def _proved_by_reply(
         self, now: float, lifted: frozenset[int], placed: frozenset[int]
     ) -> tuple[Move, frozenset[int]] | None:
-        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
+        if (
+            self.outcome is not None
+            or self._block == self.sensed
+            or self._restoring
+            or self._source != "turn"
+        ):
             return None
         return self.evidence.proved_by_reply(self.reading, self._board(), now, lifted, placed)
 
