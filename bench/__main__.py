@@ -39,6 +39,7 @@ MODULES: dict[str, str] = {
     "pdn": "bench.pdn_bench",
     "startup": "bench.startup_bench",
     "web": "bench.web_bench",
+    "page": "bench.page_bench",
     "broadcast": "bench.broadcast_bench",
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
@@ -64,6 +65,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         return lambda: module.run(runs=1)
     if name == "web":
         return lambda: module.run(rounds=5)
+    if name == "page":
+        return lambda: module.run(rounds=10, plies=4)
     return module.run
 
 
@@ -134,6 +137,44 @@ def _command_text(argv: list[str]) -> str:
     return shlex.join([shown, "-m", "bench", *argv])
 
 
+def _split(document: str) -> tuple[list[str], list[str]]:
+    """(the header's lines, the sections) of a document: a section starts at '## '."""
+    header: list[str] = []
+    sections: list[str] = []
+    for line in document.splitlines():
+        if line.startswith("## "):
+            sections.append(line + "\n")
+        elif sections:
+            sections[-1] += line + "\n"
+        else:
+            header.append(line)
+    return header, sections
+
+
+def _merged(old: str, fresh: list[str], run_header: list[str], names: list[str]) -> str:
+    """The existing document with the sections just run in place of theirs (a new one
+    goes at the end), and a header line saying which sections come from which run."""
+    header, sections = _split(old)
+    titles = [section.splitlines()[0] for section in sections]
+    for section in fresh:
+        title = section.splitlines()[0]
+        if title in titles:
+            sections[titles.index(title)] = section
+        else:
+            sections.append(section)
+            titles.append(title)
+    facts = {line.split(":", 1)[0]: line.split(":", 1)[1].strip()
+             for line in run_header if line.startswith("- ") and ":" in line}
+    note = (f"- Sections {', '.join(names)} re-run on their own: {facts.get('- Date', '')}, "
+            f"commit {facts.get('- Commit', '')}, `{facts.get('- Command', '').strip('`')}`, "
+            f"load {facts.get('- Load average (1/5/15 min)', '')}")
+    header = [line for line in header if not line.startswith(
+        f"- Sections {', '.join(names)} re-run")]
+    while header and not header[-1].strip():
+        header.pop()
+    return "\n".join([*header, note, "", *(s.rstrip("\n") + "\n" for s in sections)])
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
@@ -143,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"run only these sections ({', '.join(MODULES)})")
     parser.add_argument("--quick", action="store_true",
                         help="fast smoke run: shallow workloads, figures not comparable")
+    parser.add_argument("--merge", action="store_true",
+                        help="with --write and --only: replace only those sections of the "
+                        "existing document, and say so in its header")
     args = parser.parse_args(args_list)
 
     names = [n for n in MODULES if args.only is None or n in args.only]
@@ -166,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
 
     header = _machine(_command_text(args_list), args.quick, date, load_start)
     document = "\n".join([*header, *sections])
+    if args.merge and args.write and args.write.exists():
+        document = _merged(args.write.read_text(encoding="utf-8"), sections,
+                           header, [n for n in names if n not in failed])
     if args.write:
         args.write.parent.mkdir(parents=True, exist_ok=True)
         args.write.write_text(document, encoding="utf-8")

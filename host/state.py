@@ -11,8 +11,10 @@ The first keys are the contract the page and the checks rely on
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from engine import get_variant
 from host.announce import Announcement
 from host.journal import result_text
 from host.messages import VARIANT_NAMES, render
@@ -56,14 +58,8 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "announced": session.announced,
         "pieces": {str(sq): piece for sq, piece in pieces.items()},
         "size": variant.size,
-        "squares": {
-            str(sq): list(variant.square_coords(sq)) for sq in range(1, variant.num_squares + 1)
-        },
-        "names": {
-            str(sq): variant.square_name(sq) for sq in range(1, variant.num_squares + 1)
-        }
-        if variant.notation == "algebraic"
-        else None,
+        "squares": _squares(variant.name),
+        "names": _names(variant.name),
         "variant_name": VARIANT_NAMES[language].get(variant.name, variant.name),
         "colours": {role: hex_colour(colour) for role, colour in session.config.colours.items()},
         "hints": session.hint_level,
@@ -79,6 +75,22 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "capturable": sorted(rec.turn.capturable) if rec.outcome is None else [],
         "put_right": put_right(session, pieces) if rec.correcting else None,
     }
+
+
+@cache
+def _squares(name: str) -> dict[str, list[int]]:
+    """Square -> [file, rank] from White's seat (the same for every state of a variant)."""
+    variant = get_variant(name)
+    return {str(sq): list(variant.square_coords(sq)) for sq in range(1, variant.num_squares + 1)}
+
+
+@cache
+def _names(name: str) -> dict[str, str] | None:
+    """Square -> its algebraic name, for the variants written that way (else None)."""
+    variant = get_variant(name)
+    if variant.notation != "algebraic":
+        return None
+    return {str(sq): variant.square_name(sq) for sq in range(1, variant.num_squares + 1)}
 
 
 def said(item: Announcement) -> dict[str, Any]:

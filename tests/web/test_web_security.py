@@ -188,7 +188,7 @@ def test_a_watcher_without_the_token_cannot_control_over_the_socket(
     assert same_game(lan_server.state(), before)
     allowed = ws_url(lan_server) + "?token=" + token_of(lan_server)
     received = run_async(_socket_session(allowed, [message]))
-    assert received[0] == {"type": "hello", "control": True}
+    assert received[0] == {"type": "hello", "control": True, "why": None}
     assert {"type": "reply", "id": 3, "ok": True} in received
     assert lan_server.state()["outcome"]["reason"] == "resignation"
 

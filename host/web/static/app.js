@@ -150,17 +150,18 @@
 
   async function look(at) {
     if (!state) return;
+    const active = document.activeElement;
+    const inList = Boolean(active && active.closest && active.closest("#move-list"));
     if (at === null || at >= state.moves.length) {
       ply = null;
-      render();
-      return;
+    } else {
+      ply = Math.max(0, at);
+      await history();
     }
-    ply = Math.max(0, at);
-    await history();
     render();
-    const button = document.querySelector('#move-list [data-ply="' + ply + '"]');
-    if (button && document.activeElement && document.activeElement.closest("#move-list")) {
-      button.focus();
+    if (inList) { // the list was drawn again: the focus follows the position shown
+      const button = document.querySelector('#move-list [tabindex="0"]');
+      if (button) button.focus();
     }
   }
 
@@ -340,8 +341,9 @@
     });
   }
 
-  // The move list: arrow keys step through the positions, Home/End to the start/live.
-  $("move-list").addEventListener("keydown", (event) => {
+  // The move list (or the page, when nothing else has the focus): the arrow keys step
+  // through the positions, Home to the start, End or Escape back to the live game.
+  function stepThrough(event) {
     if (!state || !state.moves.length) return;
     const at = ply === null ? state.moves.length : ply;
     const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
@@ -350,6 +352,10 @@
     else if (event.key === "End" || event.key === "Escape") look(null);
     else return;
     event.preventDefault();
+  }
+  $("move-list").addEventListener("keydown", stepThrough);
+  document.addEventListener("keydown", (event) => {
+    if (event.target === document.body && !event.altKey && !event.ctrlKey) stepThrough(event);
   });
 
   for (const button of document.querySelectorAll("[data-hints]")) {
