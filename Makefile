@@ -36,8 +36,10 @@ lint: $(DEV_STAMP)
 # The hand families of issue 7 (tests/host/hands), long: SOAK_STREAMS seeds per family
 # and variant from seed SOAK_FIRST (make test plays seed ci-0 only), first with the
 # setting each stream asks for, then with touch-move forced on, then with every switch
-# change at its own millisecond (bounce and all, as recorded streams). Prints the table of
-# wrong, false, missed and illegal per family; fails if any is not 0.
+# change at its own millisecond (bounce and all, as recorded streams), then with the
+# hands' durations drawn from measured human timings instead of the model's
+# (tests/host/hands/timing.py names the sources). Prints the table of wrong, false,
+# missed and illegal per family; fails if any is not 0.
 SOAK_STREAMS ?= 100
 SOAK_FIRST ?= 1000
 soak: $(DEV_STAMP)
@@ -47,6 +49,8 @@ soak: $(DEV_STAMP)
 		--streams $(SOAK_STREAMS) --first-seed $(SOAK_FIRST) --touch-move on
 	cd tests/host && ../../$(BIN)/python -m hands -v \
 		--streams $(SOAK_STREAMS) --first-seed $(SOAK_FIRST) --scan 1 3
+	cd tests/host && ../../$(BIN)/python -m hands -v \
+		--streams $(SOAK_STREAMS) --first-seed $(SOAK_FIRST) --timing human
 
 # Benchmarks run in their own environment: pydraughts and dame-rs (the draughts
 # engines we compare against) and aiomqtt (the MQTT client we did not choose,

@@ -19,7 +19,8 @@ import os
 import random
 
 import pytest
-from hands import FAMILIES, KINDS, generate, soak, table
+from hands import KINDS, generate, soak, table
+from hands.families import followed
 from replaykit import VARIANTS, fens, frame_at, frame_record_at, moves, notices, role, run
 
 from engine import Game, Position, get_variant
@@ -40,22 +41,51 @@ def _check(tallies) -> None:
         assert set(tally.counts) <= set(KINDS)
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
+FOLLOWED = followed("model")
+
+
+@pytest.mark.parametrize("family", FOLLOWED)
 def test_hand_family_in_every_variant(family: str) -> None:
     _check(soak([family], VARIANTS, SEEDS, plies=10))
 
 
-@pytest.mark.parametrize("family", [f for f in FAMILIES if f not in ("goes-on", "held-wrong")])
+@pytest.mark.parametrize("family", [f for f in FOLLOWED if f not in ("goes-on", "held-wrong")])
 def test_hand_family_with_touch_move_on(family: str) -> None:
     # Streams whose verdict depends on the setting (a piece going on) keep their own.
     _check(soak([family], VARIANTS, [f"tm-{s}" for s in SEEDS], plies=10, touch_move=True))
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("family", FOLLOWED)
 def test_hand_family_with_raw_switch_timing(family: str) -> None:
     # Every change at its own millisecond (a 1-3 ms scan), as recorded-style streams
     # carry them: switch bounce arrives as a lift, a place and a lift a few ms apart.
     _check(soak([family], VARIANTS, [f"raw-{s}" for s in SEEDS], plies=10, scan=(1, 3)))
+
+
+@pytest.mark.parametrize("family", followed("human"))
+def test_hand_family_with_human_timing(family: str) -> None:
+    # Every hand duration from measured human timings (hands/timing.py), none from the
+    # recogniser's constants.
+    _check(soak([family], VARIANTS, [f"human-{s}" for s in SEEDS], plies=10, timing="human"))
+
+
+def test_only_the_model_profile_and_threshold_habits_read_the_recognisers_constants() -> None:
+    # The human profile must not agree with the recogniser by construction: the hands
+    # read the recogniser's timing only in the model profile (timing.py), the family
+    # about its thresholds (pace.py) and the "held past the grace period" habit
+    # (habits.py); the landing families use that habit.
+    import ast
+    from pathlib import Path
+
+    readers = set()
+    for path in Path(__file__).parent.joinpath("hands").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("host.recog"):
+                readers.add(path.name)
+    assert readers == {"timing.py", "pace.py", "habits.py"}
+    from hands.timing import HUMAN, MODEL
+
+    assert HUMAN.touch != MODEL.touch and HUMAN.knock_back != MODEL.knock_back
 
 
 # -- the examples --------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P]
-[--scan LOW HIGH] [--bounce P] [-v]`
+[--scan LOW HIGH] [--bounce P] [--timing model|human] [-v]`
 (run from tests/host, or with tests/host on PYTHONPATH): replay N seeded streams
 of each family in each variant and print wrong/false/missed per family."""
 
@@ -13,6 +13,7 @@ from engine import VARIANTS
 
 from .families import FAMILIES
 from .score import soak, table
+from .timing import PROFILES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bounce", type=float, default=0.3, help="chance a switch chatters on a change"
     )
+    parser.add_argument(
+        "--timing", choices=sorted(PROFILES), default="model",
+        help="the hands' durations: the model's (derived in part from the recogniser's "
+        "constants) or measured human ones (hands/timing.py names the sources)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
@@ -49,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         touch_move=forced,
         scan=tuple(args.scan),
         bounce=args.bounce,
+        timing=args.timing,
     )
     print(table(tallies))
     print(f"\n{time.monotonic() - began:.1f} s", file=sys.stderr)

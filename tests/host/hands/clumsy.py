@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from engine import Move
-from host.recognition.timing import SETTLE
 
 from .driver import Driver
 from .habits import (
-    MARGIN,
     SCAN_MAX,
     busy_squares,
     colour_squares,
-    in_ms,
     opponent,
     wrong_then_back,
 )
@@ -20,8 +17,9 @@ from .table import Table, neighbours
 
 
 def _knock(d: Driver, move: Move, near: int, table: Table) -> None:
-    """One or two pieces next to `near` knocked: rocked off their switch and back, or
-    slid to an empty neighbour and pushed back, all at once (under the settle time)."""
+    """One or two pieces next to `near` knocked: tipped off their switch and back, or
+    slid to an empty neighbour and pushed back, all at once (at the model's pace before a
+    board could settle; at a human pace when a hand notices)."""
     rng = d.rng
     busy = busy_squares(d, move)
     candidates = [sq for sq in neighbours(d.variant, near) if sq in table.pieces and sq not in busy]
@@ -48,15 +46,14 @@ def _knock(d: Driver, move: Move, near: int, table: Table) -> None:
         moved[sq] = table.lift(sq)
         table.wait(0, 6)
     for sq, target in slides:
-        table.slide(sq, target, rng.uniform(10, 50))
+        table.slide(sq, target, rng.uniform(*d.timing.push))
         table.wait(0, 6)
-    # Put back at once: the whole knock is shorter than a final board needs to settle.
-    table.wait(30, in_ms(SETTLE) - MARGIN - 60)
+    table.wait(*d.timing.knock_back)
     for sq, piece in moved.items():
         table.place(sq, piece)
         table.wait(0, 8)
     for sq, target in slides:
-        table.slide(target, sq, rng.uniform(10, 50))
+        table.slide(target, sq, rng.uniform(*d.timing.push))
         table.wait(0, 8)
 
 def knocked(d: Driver, plies: int) -> None:

@@ -16,10 +16,9 @@ from engine import Game, Move, Position, get_variant
 from engine.position import Piece
 
 from .moves import Hooks, Style, carry_out
+from .positions import partial_finals, rest_stops
 from .table import Table
-
-#: ms between one hand's change on a square and another hand's on the same square
-HANDS_APART = 80
+from .timing import MODEL, Timing
 
 
 @dataclass
@@ -43,6 +42,8 @@ class Scenario:
     #: (start, end) ms of boards that must not be accepted (illegal moves on the board)
     illegal_windows: list[tuple[int, int]] = field(default_factory=list)
     scan: float = 15.0
+    #: the timing profile the hands were drawn from
+    timing: str = "model"
 
 
 class Driver:
@@ -59,10 +60,13 @@ class Driver:
         scan: tuple[float, float] = (10, 20),
         touch_move: bool = False,
         warmup: tuple[int, int] = (0, 40),
+        timing: Timing = MODEL,
     ) -> None:
         """The game starts from `fen`, or after `warmup` random plies from the initial
-        position (not part of the stream), so streams meet middle-game positions."""
+        position (not part of the stream), so streams meet middle-game positions. The
+        hands' durations come from `timing`."""
         self.family = family
+        self.timing = timing
         self.variant = get_variant(variant_name)
         self.seed = seed
         self.rng = random.Random(f"{family}/{variant_name}/{seed}")
@@ -139,17 +143,27 @@ class Driver:
         hooks: Hooks | None = None,
         *,
         check: bool = True,
+        apart: float | None = None,
     ) -> None:
         """Carry out `move`; the board must commit it. `check=False` when a hook also
-        made the next move (the table is checked after that one)."""
+        made the next move (the table is checked after that one). The first touch of a
+        square another hand just changed comes `apart` ms after it at least (the
+        profile's `hands_apart` unless given)."""
         self.clear_path(move)
         # One hand cannot take a piece off a square a few ms after another hand put it
-        # there: the next player's first touch of a square comes 80 ms after at least.
+        # there: the next player's first touch of a square comes a moment after.
+        apart = self.timing.hands_apart if apart is None else apart
         first = {move.origin, *move.captures}
         latest = max(self.table.last_change(sq) for sq in first)
-        if self.table.t - latest < HANDS_APART:
-            self.table.t = latest + HANDS_APART
-        left = carry_out(self.table, self.position, move, style, hooks)
+        if self.table.t - latest < apart:
+            self.table.t = latest + apart
+        if self.timing.hesitates and (
+            partial_finals(self.position, move) or rest_stops(self.position, move)
+        ):
+            # A hand that may hesitate between captured pieces (or on a landing) may
+            # leave a shorter capture's final board standing: read, then read again.
+            self.corrections = True
+        left = carry_out(self.table, self.position, move, self.style(style), hooks)
         self.lingering.extend(left)
         self.advance(move, check=check)
 
@@ -192,7 +206,15 @@ class Driver:
         self.lingering.remove(square)
         self.table.remove(square)
 
-    def pause(self, low: float = 700, high: float = 1600) -> None:
+    def style(self, style: Style | None = None) -> Style:
+        """`style` (or the plain one) with the paces it leaves open from the profile."""
+        return (style or Style()).paced(self.timing)
+
+    def pause(self, low: float | None = None, high: float | None = None) -> None:
+        """Between one player's last action and the other's first: the profile's
+        thinking time unless given."""
+        if low is None or high is None:
+            low, high = self.timing.think
         self.table.wait(low, high)
 
     # -- the end ---------------------------------------------------------------------------
@@ -218,6 +240,7 @@ class Driver:
             ambiguous=self.ambiguous,
             illegal_windows=[_as_seen(events, a, b) for a, b in self.illegal_windows],
             scan=scan,
+            timing=self.timing.name,
         )
 
 

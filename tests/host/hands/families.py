@@ -18,6 +18,7 @@ from collections.abc import Callable
 from .captures import crowning, late_removal, long_king, ring
 from .clumsy import hover, illegal_held, knocked, opponent_touch, two_lifted
 from .driver import Driver
+from .landing import instant_reply, knock_on_landing
 from .pace import blitz, goes_on, held_wrong, slow, thresholds, touch_move_club
 
 Family = Callable[[Driver, int], None]
@@ -38,7 +39,25 @@ FAMILIES: dict[str, Family] = {
     "illegal-held": illegal_held,
     "goes-on": goes_on,
     "touch-move-club": touch_move_club,
+    "knock-on-landing": knock_on_landing,
+    "instant-reply": instant_reply,
 }
+
+#: families today's recogniser does not yet follow (issue 20), with the timing profiles
+#: they fail in: `python -m hands` plays them like the others; `make test` leaves them
+#: out there until they pass. (With human timings a knocked piece can stay off its
+#: square longer than a board needs to settle.)
+PENDING: dict[str, tuple[str, ...]] = {
+    "knock-on-landing": ("model", "human"),
+    "instant-reply": ("model", "human"),
+    "knocked": ("human",),
+    "mixed": ("human",),
+}
+
+
+def followed(timing: str = "model") -> list[str]:
+    """The families `make test` requires to pass with the timing profile `timing`."""
+    return [f for f in FAMILIES if timing not in PENDING.get(f, ())]
 
 #: the families that play from whatever position the game has reached (the others set
 #: up their own position, or the club's touch-move setting, for the whole stream)

@@ -14,11 +14,10 @@ from engine.position import Piece
 from host.recognition.timing import GRACE
 
 from .driver import Driver
-from .moves import SCAN_MAX
 from .table import Table
+from .timing import MARGIN, SCAN_MAX
 
-#: margin (ms) kept from a threshold on the side a family means
-MARGIN = SCAN_MAX + 12
+__all__ = ["MARGIN", "SCAN_MAX"]  # (and the helpers below)
 
 
 def in_ms(seconds: float) -> float:

@@ -11,33 +11,46 @@ what real hands do besides: knocks, an opponent's touch, a hovering hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import Move, Position, Variant
-from host.recognition.timing import HOLD, STEP
 
 from .table import Table, between
+from .timing import MODEL, SCAN_MAX, Range, Timing
 
-#: the largest scan interval of the boards simulated (ms)
-SCAN_MAX = 20
+__all__ = ["SCAN_MAX", "Hook", "Hooks", "Style", "carry_out"]
 
 Hook = Callable[[Table], None]
 
 
 @dataclass
 class Style:
-    """The pace and habits of one player (all times in ms)."""
+    """The pace and habits of one player (all times in ms). A pace left None is the
+    timing profile's (`Style.paced`)."""
 
-    air: tuple[float, float] = (150, 700)  # lift to the first touch-down or landing
+    air: Range | None = None  # lift to the first touch-down or landing
     touch: float = 0.6  # chance of touching down on the intermediate landings
-    touch_time: tuple[float, float] = (120, HOLD * 1000 - 80)  # a touch-down, under the hold
+    touch_time: Range | None = None  # a touch-down on an intermediate landing
     brush: float = 0.5  # chance of brushing each empty square a slide passes over
-    brush_time: tuple[float, float] = (20, 90)
+    brush_time: Range | None = None
     before: float = 0.2  # chance a captured piece comes off before the piece is lifted
     during: float = 0.3  # chance one comes off while touching down or in flight
-    removal_gap: tuple[float, float] = (60, 600)  # between removals after landing
+    removal_gap: Range | None = None  # between removals after landing
+    #: a slide along the diagonal over n squares takes travel(n)
+    travel: Callable[[int], Range] | None = None
     #: captured pieces deliberately left on the board after landing (forgotten)
     leave: int = 0
+
+    def paced(self, timing: Timing) -> Style:
+        """This style with every pace it leaves open taken from `timing`."""
+        return replace(
+            self,
+            air=self.air or timing.air,
+            touch_time=self.touch_time or timing.touch,
+            brush_time=self.brush_time or timing.brush,
+            removal_gap=self.removal_gap or timing.removal_gap,
+            travel=self.travel or timing.travel,
+        )
 
 
 @dataclass
@@ -65,7 +78,8 @@ def carry_out(
     """Play `move` (legal in `position`) with the table's hands. Returns the captured
     squares deliberately left on the board (`style.leave`), in the order the hand
     would take them off later."""
-    style = style or Style()
+    style = (style or Style()).paced(MODEL)
+    assert style.air and style.touch_time and style.brush_time and style.removal_gap
     hooks = hooks or Hooks()
     rng = table.rng
     variant = position.variant
@@ -92,10 +106,10 @@ def carry_out(
         touched = here  # the last square the piece touched: it travels on from there
         for square in between(variant, here, landing):
             if square not in table.pieces and rng.random() < style.brush:
-                _travel(table, variant, touched, square)
+                _travel(table, variant, touched, square, style)
                 table.brush(square, rng.uniform(*style.brush_time))
                 touched = square
-        _travel(table, variant, touched, landing)
+        _travel(table, variant, touched, landing, style)
         if last:
             table.place(landing, piece)
         elif touch:
@@ -118,13 +132,12 @@ def carry_out(
     return left
 
 
-def _travel(table: Table, variant: Variant, a: int, b: int) -> None:
+def _travel(table: Table, variant: Variant, a: int, b: int, style: Style) -> None:
     """A slide along the diagonal from `a` to `b` takes a moment per square (the magnet
     must leave one switch and reach the next)."""
+    assert style.travel
     steps = max(1, len(between(variant, a, b)) + 1)
-    # (the board measures it a scan off at worst)
-    least = STEP * 1000 * steps + SCAN_MAX
-    table.wait(least, least + 40)
+    table.wait(*style.travel(steps))
 
 
 def _take_off(table: Table, square: int) -> None:

@@ -3,7 +3,7 @@ on a square and go on (touch-move off and on)."""
 
 from __future__ import annotations
 
-from engine import Move, Position
+from engine import Move
 from host.recognition.timing import CALM, GRACE, HOLD, SETTLE
 
 from .driver import Driver
@@ -17,7 +17,7 @@ from .habits import (
     wrong_then_back,
 )
 from .moves import Hooks, Style
-from .positions import find, rest_stops
+from .positions import find, partial_finals, rest_stops
 
 
 def held_wrong(d: Driver, plies: int) -> None:
@@ -47,35 +47,27 @@ def held_wrong(d: Driver, plies: int) -> None:
 
 def slow(d: Driver, plies: int) -> None:
     """Very slow play: long air time, captured pieces removed 0.6 to 2.5 s apart."""
-    style = Style(air=(1000, 4000), removal_gap=(600, 2500), before=0.3, during=0.2)
+    style = Style(
+        air=d.timing.slow_air, removal_gap=d.timing.slow_removal_gap, before=0.3, during=0.2
+    )
     for _ in range(plies):
         move = d.choose(prefer=lambda m: bool(m.captures))
         if move is None:
             return
-        if _partial_finals(d.position, move):
+        if partial_finals(d.position, move):
             d.corrections = True  # a pause on a shorter capture's board may commit it first
         d.play(move, style)
         d.pause(1500, 4000)
 
-def _partial_finals(position: Position, move: Move) -> bool:
-    """Does the board of `move` with only some captured pieces off equal another legal
-    capture's final board (same piece, same square, fewer pieces)?"""
-    return any(
-        m != move
-        and m.origin == move.origin
-        and m.destination == move.destination
-        and m.captures < move.captures
-        for m in position.legal_moves()
-    )
-
 def blitz(d: Driver, plies: int) -> None:
-    """Blitz: each reply starts 0 to 150 ms after the last change, some in the same scan."""
+    """Blitz: each reply starts within the profile's blitz reply time after the last
+    change (0 to 150 ms at the model's pace), a quarter of them in the same scan."""
     for _ in range(plies):
         move = d.choose()
         if move is None:
             return
-        d.play(move, Style(air=(120, 400), removal_gap=(30, 200)))
-        d.table.wait(0, 0) if d.rng.random() < 0.25 else d.table.wait(0, 150)
+        d.play(move, Style(air=d.timing.blitz_air, removal_gap=d.timing.blitz_removal_gap))
+        d.table.wait(0, 0) if d.rng.random() < 0.25 else d.table.wait(*d.timing.blitz_reply)
 
 def thresholds(d: Driver, plies: int) -> None:
     """Timings just on the quiet side of every threshold: a legal final board brushed for

@@ -123,3 +123,15 @@ def rest_stops(position: Position, move: Move) -> list[tuple[int, frozenset[int]
             if landing == other.destination:
                 stops.append((i, other.captures))
     return stops
+
+
+def partial_finals(position: Position, move: Move) -> bool:
+    """Does the board of `move` with only some captured pieces off equal another legal
+    capture's final board (same piece, same square, fewer pieces)?"""
+    return any(
+        m != move
+        and m.origin == move.origin
+        and m.destination == move.destination
+        and m.captures < move.captures
+        for m in position.legal_moves()
+    )

@@ -30,6 +30,7 @@ from host.replay import replay
 
 from .driver import Driver, Scenario
 from .families import FAMILIES
+from .timing import MODEL, PROFILES
 
 KINDS = ("wrong", "false", "missed", "illegal", "alarms")
 
@@ -63,10 +64,12 @@ def generate(
     *,
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
+    timing: str = MODEL.name,
 ) -> Scenario:
     """The stream of `family` in `variant` for `seed` (deterministic): a switch scan
-    every `scan` ms (drawn once), each switch chattering with chance `bounce`."""
-    driver = Driver(family, variant, seed, scan=scan, bounce=bounce)
+    every `scan` ms (drawn once), each switch chattering with chance `bounce`, the
+    hands' durations drawn from the profile named `timing` (hands/timing.py)."""
+    driver = Driver(family, variant, seed, scan=scan, bounce=bounce, timing=PROFILES[timing])
     FAMILIES[family](driver, plies)
     return driver.scenario()
 
@@ -153,6 +156,7 @@ def soak(
     touch_move: bool | None = None,
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
+    timing: str = MODEL.name,
 ) -> dict[str, Tally]:
     """Generate, replay and judge every (family, variant, seed); a tally per family.
 
@@ -163,7 +167,9 @@ def soak(
         total = Tally()
         for variant in variants:
             for seed in seeds:
-                scenario = generate(family, variant, seed, plies, scan=scan, bounce=bounce)
+                scenario = generate(
+                    family, variant, seed, plies, scan=scan, bounce=bounce, timing=timing
+                )
                 if not scenario.expected and not scenario.ambiguous:
                     continue  # no such position in this variant
                 if touch_move is not None and touch_move != scenario.touch_move:
