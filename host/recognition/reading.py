@@ -238,6 +238,14 @@ class BoardReading:
                 self.crown = None
                 self._crown_lifted = False
         self._reply = None
+        if self._restoring:
+            # After a takeback nothing is read as a move, however the board looks on its
+            # way back (a move, a reply landed on it): it is put right, or the position.
+            reading, _ = self._read_turn(board)
+            self.reading = reading if reading.kind == "expected" else UNKNOWN
+            self._source, self._two_ply_due = "turn", None
+            self._light(now, events)
+            return
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)

@@ -280,7 +280,7 @@
     const texts = fresh.map((item) => renderMessage(lang, item.kind, item.params));
     for (const text of texts) tell(text);
     const moves = state.moves.length;
-    if (movesSeen !== null && moves === movesSeen + 1) {
+    if (movesSeen !== null && moves > movesSeen) { // the latest of the new moves
       sounds.play(state.moves[moves - 1].includes("x"));
     }
     movesSeen = moves;
