@@ -94,9 +94,22 @@ def _names(name: str) -> dict[str, str] | None:
 
 
 def said(item: Announcement) -> dict[str, Any]:
-    """An announcement as its message key and parameters (the position's FEN left out:
-    no sentence uses it)."""
-    return {"kind": item.kind, "params": {k: v for k, v in item.params.items() if k != "fen"}}
+    """An announcement as its message key and parameters, as JSON (a path as its text;
+    the position's FEN left out: no sentence uses it)."""
+    return {"kind": item.kind, "params": {k: _plain(v) for k, v in item.params.items()
+                                          if k != "fen"}}
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(v) for v in value)  # type: ignore[type-var]
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
 
 
 def underway(session: Session) -> dict[str, Any] | None:

@@ -141,3 +141,20 @@ def test_a_data_folder_that_cannot_keep_it_is_one_clear_error(tmp_path: Path) ->
     blocked.write_text("")
     with pytest.raises(UserError, match="cannot keep the page's token"):
         choose_token(Listen("0.0.0.0", 8080), None, blocked)
+
+
+def test_every_announcement_reaches_the_page_as_plain_json(tmp_path: Path) -> None:
+    """A saved game's path (a Path), squares as a set: the state stays JSON."""
+    import json
+
+    from host.announce import Announcement
+    from host.state import said
+
+    item = Announcement("unfinished-saved", {"variant": "brazilian", "moves": 3,
+                                             "path": tmp_path / "g.pdn", "fen": "W:W1:B2",
+                                             "squares": frozenset({3, 1})})
+    shown = said(item)
+    assert json.loads(json.dumps(shown)) == {
+        "kind": "unfinished-saved",
+        "params": {"variant": "brazilian", "moves": 3, "path": str(tmp_path / "g.pdn"),
+                   "squares": [1, 3]}}

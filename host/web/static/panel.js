@@ -11,9 +11,9 @@ function statusText(view) {
   if (slip) return say(lang, slip.key, slip.values);
   if (browsing) return say(lang, "browsing-note");
   if (state.outcome) return say(lang, "over-next");
-  if (state.correcting) {
-    const why = state.mistake ? say(lang, "mistake", { why: reasonOf(lang, state.mistake) }) + " " : "";
-    return why + say(lang, "correcting");
+  if (state.correcting) { // the board's own words when it knows the reason
+    return state.mistake ? renderMessage(lang, "illegal-move", { why: state.mistake })
+      : say(lang, "correcting");
   }
   if (state.mistake) return say(lang, "mistake", { why: reasonOf(lang, state.mistake) });
   if (state.underway) {
@@ -49,10 +49,8 @@ function renderStatus(view) {
   const computerSides = (state.computer && state.computer.sides) || {};
   const player = (side) => tags[side === "W" ? "White" : "Black"] ||
     (computerSides[side] ? playerLabel(lang, "computer:" + computerSides[side]) : "");
-  const names = player("W") || player("B")
-    ? say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
-      say(lang, "black") + ": " + (player("B") || say(lang, "human"))
-    : "";
+  const names = say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
+    say(lang, "black") + ": " + (player("B") || say(lang, "human"));
   const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
   $("players-line").textContent = [names, round].filter(Boolean).join(" — ");
   $("turn-dot").className = "dot " + (state.turn === "W" ? "white" : "black");
@@ -146,9 +144,14 @@ function renderMoves(view, onPick) {
     });
     list.append(item);
   }
+  // The list scrolls to the move shown (the latest when live), never the page.
   const picked = list.querySelector('[aria-current="true"]');
-  if (picked) picked.scrollIntoView({ block: "nearest" });
-  else list.scrollTop = list.scrollHeight; // the list scrolls, never the page
+  if (picked) {
+    const offset = picked.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += offset - list.clientHeight / 2;
+  } else {
+    list.scrollTop = list.scrollHeight;
+  }
 }
 
 function renderViewing(view, position) {
