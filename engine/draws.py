@@ -98,6 +98,20 @@ def limit_plies_left(variant: Variant, state: DrawState, position: Position) -> 
     return max(0, min(left)) if left else None
 
 
+def lone_king_ending(variant: Variant, position: Position) -> bool:
+    """Is the material one of the variant's endings limited against a lone king with at
+    most three pieces on the stronger side (the FMJD's regulation-draw endings: three
+    kings, two kings and a man, a king and two men, or less, against one king)?"""
+    held = material(position)
+    return any(
+        limit.strong
+        and limit.weak == ((1, 0),)
+        and _stronger(limit, held)
+        and max(sum(held[0]), sum(held[1])) <= 3
+        for limit in variant.endgame_limits
+    )
+
+
 # ---------------------------------------------------------------- one limit
 def _key(limit: EndgameLimit, held: Material) -> object | None:
     """What must stay the same for this limit's count to go on; None when it does not apply."""

@@ -20,6 +20,8 @@ NO_MOVES = "no-moves"
 REPETITION = "threefold-repetition"
 NO_PROGRESS = "no-progress"
 ENDGAME_LIMIT = "endgame-limit"
+#: a flag fall: the side to move ran out of time (decided by `Game.on_time`)
+TIME = "time"
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,17 @@ class Game:
         if moves and state.no_progress >= 2 * moves:
             return Outcome(None, NO_PROGRESS)
         return None
+
+    def on_time(self, flagged: str) -> Outcome:
+        """The result when `flagged` runs out of time (docs/rules.md "Out of time"): the
+        opponent wins, unless the material is an ending the variant's rules limit against
+        a lone king (FMJD competition rules, regulation draw: three kings, two kings and a
+        man, a king and two men, or less, against one king), where the opponent could not
+        win but by the clock: a draw."""
+        winner = BLACK if flagged == WHITE else WHITE
+        if draws.lone_king_ending(self.variant, self.position):
+            return Outcome(None, TIME)
+        return Outcome(winner, TIME)
 
     def draw_counters(self) -> dict[str, int | None]:
         """Plies left before each automatic draw (for display), None when not running."""

@@ -71,6 +71,9 @@ class PdnRecord:
     moves: list[MoveToken] = field(default_factory=list)
     terminator: str | None = None
     comments: list[str] = field(default_factory=list)
+    #: each comment with the number of moves written before it (a comment after a move
+    #: is about that move: its clock times, `engine.pdn_clocks`)
+    move_comments: list[tuple[int, str]] = field(default_factory=list)
     tag_places: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (line, col)
     setups: list[tuple[int, str]] = field(default_factory=list)
     error: PdnError | None = None  # the text of this game is broken here
@@ -161,7 +164,9 @@ def read_records(source: Source | PdnSource) -> Iterator[PdnRecord]:
                           unknown=kind is Kind.UNKNOWN_MOVE)
             )
         elif kind is Kind.COMMENT:
-            start(token.line).comments.append(str(token.value))
+            game = start(token.line)
+            game.comments.append(str(token.value))
+            game.move_comments.append((len(game.moves), str(token.value)))
         elif kind is Kind.SETUP:
             game = start(token.line)
             game.setups.append((len(game.moves), str(token.value)))

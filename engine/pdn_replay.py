@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from engine.game import Game, Outcome
 from engine.notation import readings
+from engine.pdn_clocks import read_clocks
 from engine.pdn_records import PdnRecord
 from engine.pdn_results import is_score, meaning
 from engine.position import EngineError, IllegalMoveError, Move, Position
@@ -37,9 +38,11 @@ class PdnGame(Game):
     `line`, `terminator` (the result written after the moves), `comments`,
     `error` (the first illegal move, None when every move is legal),
     `error_ply`/`error_move`, `notes` (readings chosen, unknown moves),
-    `variant_inferred` and `variant_grounds` (why this variant), and the
+    `variant_inferred` and `variant_grounds` (why this variant), the
     engine's verdict at the first ply it found the game over,
-    `first_outcome`/`first_outcome_ply` (play may have gone on after it).
+    `first_outcome`/`first_outcome_ply` (play may have gone on after it), and
+    `clocks`: for each ply replayed, the clock times the file gives after it
+    (side -> seconds, from `[%clock ...]` or `[%clk ...]`; {} where it gives none).
     """
 
     def __init__(self, variant: Variant, position: Position | None = None) -> None:
@@ -57,6 +60,7 @@ class PdnGame(Game):
         self.variant_grounds: list[str] = []
         self.first_outcome: Outcome | None = None
         self.first_outcome_ply: int | None = None
+        self.clocks: list[dict[str, float]] = []
 
     @property
     def start(self) -> Position:
@@ -135,6 +139,7 @@ def _replay_from(record: PdnRecord, variant: Variant, start: Position) -> PdnGam
     player = _Player(game, tokens[:end])
     player.check_outcome()
     failure = player.play(0, game.notes)
+    game.clocks = _clocks(record, game)
     if failure is None:
         return game
     index, reason = failure
@@ -152,6 +157,16 @@ def _replay_from(record: PdnRecord, variant: Variant, start: Position) -> PdnGam
         f"{token.text}, line {token.line}, column {token.column}): {reason}"
     )
     return game
+
+
+def _clocks(record: PdnRecord, game: PdnGame) -> list[dict[str, float]]:
+    """The clock times after each replayed ply, from the comments written after it."""
+    clocks: list[dict[str, float]] = [{} for _ in game.moves]
+    for before, text in record.move_comments:
+        ply = before - 1
+        if 0 <= ply < len(clocks):
+            clocks[ply].update(read_clocks(text, game.positions[ply].turn))
+    return clocks
 
 
 def _replayable(record: PdnRecord, notes: list[str]) -> int:

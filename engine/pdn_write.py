@@ -13,7 +13,7 @@ backslashes in values are escaped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.game import Game
 from engine.pdn_results import WRITTEN
@@ -38,6 +38,8 @@ def write_game(
     moves: Iterable[Move] | None = None,
     result: str | None = None,
     start_fen: str | None = None,
+    *,
+    comments: Sequence[str | None] = (),
 ) -> str:
     """One game as PDN text, ending with a blank line (so games can be concatenated).
 
@@ -48,6 +50,9 @@ def write_game(
     follow in the order given; GameType, FEN and SetUp are always computed
     here, never copied. The older form `write_game(variant, tags, moves,
     result, start_fen=None)` is still accepted.
+
+    `comments[i]`, when given and not None, is written as `{...}` after the i-th move
+    (the clocks after it: `engine.pdn_clocks.clock_comment`).
 
     Raises `EngineError` for a bad tag name or value or a result outside
     `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an illegal move.
@@ -76,7 +81,7 @@ def write_game(
     roster = {name.lower() for name in ROSTER}
     lines += [_tag(name, value) for name, value in tags.items()
               if name.lower() not in roster and name.lower() not in _COMPUTED]
-    words = [*_movetext(variant, start, played), final]
+    words = [*_movetext(variant, start, played, comments), final]
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n\n"
 
 
@@ -99,15 +104,18 @@ def _tag(name: str, value: object) -> str:
     return f'[{name} "{escaped}"]'
 
 
-def _movetext(variant: Variant, start: Position, moves: Iterable[Move]) -> list[str]:
-    """Move texts with move numbers; `1...` when the second mover starts (after a FEN).
+def _movetext(
+    variant: Variant, start: Position, moves: Iterable[Move], comments: Sequence[str | None] = ()
+) -> list[str]:
+    """Move texts with move numbers; `1...` when the second mover starts (after a FEN);
+    each move's comment, if any, right after it (kept on the move's line).
 
     Numbers count moves of the variant's first mover (Black in English and
     Pool), as the files of those variants do.
     """
     words: list[str] = []
     position, number = start, 1
-    for move in moves:
+    for ply, move in enumerate(moves):
         if move not in position.legal_moves():
             raise IllegalMoveError(f"move {move} is not legal in {position.fen()}")
         first = position.turn == variant.first_to_move
@@ -115,7 +123,13 @@ def _movetext(variant: Variant, start: Position, moves: Iterable[Move]) -> list[
             words.append(f"{number}.")
         elif not words:  # the game starts (from a FEN) with the second mover
             words.append(f"{number}...")
-        words.append(position.move_text(move))
+        text = position.move_text(move)
+        comment = comments[ply] if ply < len(comments) else None
+        if comment:
+            if "}" in comment or _CONTROL.search(comment):
+                raise EngineError(f"a comment cannot hold '}}' or a line break: {comment!r}")
+            text = f"{text} {{{comment}}}"
+        words.append(text)
         if not first:
             number += 1
         position = position.play(move)

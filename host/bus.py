@@ -35,6 +35,9 @@ KINDS = (
     "hint-request",  # a player asked for a hint (the board's command menu): {}
     "computer",  # the computer opponent: {"state": "thinking" | "move" | "hint" | "idle", ...}
     "tags",  # the game's players, event, round (a club's pairings): {"tags": {PDN tag: value}}
+    # both clocks changed course (a move, a take back, a start or stop, the flag):
+    # {"control", "white", "black" (ms left), "running", "paused", "flagged", "took"}
+    "clock",
 )
 
 

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from engine import Game, Position, get_variant
+from engine.pdn_clocks import clock_comment
 from engine.pdn_write import write_game
+from host.clock.control import parse_time_control
 from host.config import Config
 from host.errors import UserError
 from host.journal import Journal, JournalGame, pdn_stem, write_pdn
@@ -56,17 +58,32 @@ def resumable_game(config: Config) -> Game | None:
 
 def pdn_text(record: JournalGame, result: str, tags: Mapping[str, str] | None = None) -> str:
     """The journal's game as PDN, with `result` (`*` while it goes on); `tags` add to or
-    replace the board's own (players, event and round from a club's pairings)."""
+    replace the board's own (players, event and round from a club's pairings). A timed
+    game has its `TimeControl` (seconds + increment), both clocks after every move as
+    lidraughts writes them, and `Termination "Time forfeit"` when a flag fell."""
     variant = get_variant(record.variant)
     start = Position.from_fen(record.start_fen, variant)
     start_fen = None if start.fen() == variant.initial_position().fen() else record.start_fen
+    game = rebuild(record)
+    clocked: dict[str, str] = {}
+    control = parse_time_control(record.clock) if record.clock else None
+    if control is not None:
+        clocked["TimeControl"] = control.pdn()
+    if record.reason == "time":
+        clocked["Termination"] = "Time forfeit"
     tags = {
         "Event": "draughtsboard",
         "Site": "draughtsboard",
         "Date": record.started[:10].replace("-", "."),
+        **clocked,
         **(tags or {}),
     }
-    return write_game(variant, tags, list(rebuild(record).moves), result, start_fen)
+    comments = [
+        clock_comment(game.positions[ply].turn, clock["white"] / 1000, clock["black"] / 1000)
+        if isinstance(clock := entry.get("clock"), dict) else None
+        for ply, entry in enumerate(record.moves)
+    ]
+    return write_game(variant, tags, list(game.moves), result, start_fen, comments=comments)
 
 
 def save_game(

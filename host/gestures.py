@@ -19,7 +19,9 @@ nothing missing and one piece too many for two seconds.
 * **During a game** the hold opens a menu: the board lights, on each player's
   half, a `draw` square and a blinking `resign` square, a `takeback`
   square near the spare piece and, next nearest, a `hint` square (the best
-  move, lit for a few seconds: host/computer_player.py). Moving the spare piece onto one of them and
+  move, lit for a few seconds: host/computer_player.py); in a timed game a
+  `clock` square comes before the hint (an arbiter's stop: both clocks stop, or
+  run again). Moving the spare piece onto one of them and
   leaving it `choose` seconds (1 s) carries it out; taking it off the board
   (for `away` seconds), or any other change on the board, closes the menu
   without doing anything, and so does leaving it `menu_timeout` seconds.
@@ -64,7 +66,8 @@ class GameState(Protocol):
 @dataclass(frozen=True)
 class GestureEvent:
     """A board command: `menu`, `menu-closed`, `resign` (side), `draw-offer` (side),
-    `draw-accept` (side), `takeback`, `hint`, `variant` (name), `level` (level)."""
+    `draw-accept` (side), `takeback`, `hint`, `clock` (stop or restart the clocks),
+    `variant` (name), `level` (level)."""
 
     kind: str
     time: float
@@ -124,6 +127,7 @@ class GestureDetector:
         away: float = AWAY,
         menu_timeout: float = MENU_TIMEOUT,
         level: int = 0,
+        timed: bool = False,
     ) -> None:
         self.variant = variant
         self.hold = hold
@@ -131,6 +135,8 @@ class GestureDetector:
         self.away = away
         self.menu_timeout = menu_timeout
         self.level = level
+        #: the game has a clock: the menu offers to stop it (and to restart it)
+        self.timed = timed
         self.coords = {sq: variant.square_coords(sq) for sq in range(1, variant.num_squares + 1)}
         self.initial = variant.initial_position().occupied()
         self.start_options = start_menu(variant)
@@ -344,6 +350,8 @@ class GestureDetector:
             events.append(GestureEvent("takeback", now))
         elif kind == "hint":
             events.append(GestureEvent("hint", now))
+        elif kind == "clock":
+            events.append(GestureEvent("clock", now))
         self._confirm = (Hint({square: role}, frozenset()), now + CONFIRM)
 
     def _next_level(self, now: float, square: int, events: list[GestureEvent]) -> None:
@@ -371,7 +379,10 @@ class GestureDetector:
             (sq for sq in free if sq not in options),
             key=lambda sq: (max(abs(self.coords[sq][0] - fx), abs(self.coords[sq][1] - fy)), sq),
         )
-        near = ["takeback", "hint"] if state.game.moves else ["hint"]
+        # (in a timed game stopping the clock comes before a hint: the opening's few
+        # empty squares may hold only one of them)
+        near = ["takeback"] if state.game.moves else []
+        near += ["clock", "hint"] if self.timed else ["hint"]
         for sq, kind in zip(rest, near, strict=False):
             options[sq] = kind
         return dict(sorted(options.items()))

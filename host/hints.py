@@ -121,14 +121,16 @@ def end_pattern(
     """Squares lit at the end of the game; each result has its own shape so it can be
     told apart without sound: a win lights the winner's pieces, threefold repetition
     every occupied square, no-progress the long diagonals, an endgame limit the edge,
-    a draw by agreement the two middle rows."""
+    a draw by agreement the two middle rows. A flag fall lights the same squares as
+    its result would otherwise (the winner's pieces; the edge for the draw it gives in
+    an ending limited against a lone king), blinking (`end_hint`)."""
     if winner is not None:
         return sorted(sq for sq, colour in pieces.items() if colour == winner)
     if reason == "threefold-repetition":
         return sorted(pieces)
     if reason == "no-progress":
         return sorted(sq for sq, (f, r) in coords.items() if f == r or f + r == size - 1)
-    if reason == "endgame-limit":
+    if reason in ("endgame-limit", "time"):
         edge = {0, size - 1}
         return sorted(sq for sq, (f, r) in coords.items() if f in edge or r in edge)
     middle = {size // 2 - 1, size // 2}

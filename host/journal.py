@@ -33,6 +33,9 @@ class JournalGame:
     #: who plays each side (host/players.py) as last recorded; None in a journal written
     #: before players were kept (the config's players then count)
     players: dict[str, str] | None = None
+    #: the game's time control (`5+3`, host/clock/control.py); None: untimed, or a journal
+    #: written before clocks were kept
+    clock: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -64,9 +67,11 @@ class Journal:
         start_fen: str,
         started: str | None = None,
         players: dict[str, str] | None = None,
+        clock: str | None = None,
     ) -> None:
         """Begin a new game: atomically replace the file with a fresh header (with who
-        plays each side, so a resumed game is played by the same players)."""
+        plays each side and the time control, so a resumed game is played by the same
+        players on the same clock)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         header: dict[str, Any] = {
             "type": "game",
@@ -76,6 +81,8 @@ class Journal:
         }
         if players is not None:
             header["players"] = dict(players)
+        if clock is not None:
+            header["clock"] = clock
         tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(header) + "\n")
@@ -91,19 +98,33 @@ class Journal:
             os.fsync(handle.fileno())
 
     def move(
-        self, ply: int, text: str, origin: int, destination: int, captures: list[int], fen: str
+        self,
+        ply: int,
+        text: str,
+        origin: int,
+        destination: int,
+        captures: list[int],
+        fen: str,
+        *,
+        clock: dict[str, int] | None = None,
+        took: int | None = None,
     ) -> None:
-        self._append(
-            {
-                "type": "move",
-                "ply": ply,
-                "move": text,
-                "from": origin,
-                "to": destination,
-                "captures": sorted(captures),
-                "fen": fen,
-            }
-        )
+        """A committed move; in a timed game with both clocks after it (ms, increment
+        included) and what it took, so a power cut loses at most the time since."""
+        record: dict[str, Any] = {
+            "type": "move",
+            "ply": ply,
+            "move": text,
+            "from": origin,
+            "to": destination,
+            "captures": sorted(captures),
+            "fen": fen,
+        }
+        if clock is not None:
+            record["clock"] = dict(clock)
+        if took is not None:
+            record["took"] = took
+        self._append(record)
 
     def players(self, players: dict[str, str]) -> None:
         """Other players from here on (the board's level square, the page)."""
@@ -121,11 +142,11 @@ class Journal:
         record = self.read()
         if record is None:
             return
-        self.start(record.variant, record.start_fen, record.started, record.players)
+        self.start(record.variant, record.start_fen, record.started, record.players, record.clock)
         for entry in record.moves:
             self.move(
                 entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
-                entry["fen"],
+                entry["fen"], clock=entry.get("clock"), took=entry.get("took"),
             )
 
     def read(self) -> JournalGame | None:
@@ -146,6 +167,8 @@ class Journal:
             if kind == "game":
                 game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
                 game.players = players_or_none(record.get("players"))
+                clock = record.get("clock")
+                game.clock = clock if isinstance(clock, str) else None
             elif game is None:
                 continue
             elif kind == "move":

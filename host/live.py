@@ -36,6 +36,7 @@ from typing import Any
 
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from host.bus import Listener, Update
+from host.clock.control import PRESETS
 from host.computer_player import ComputerPlayer
 from host.controls import CONTROLS, refusals
 from host.errors import UserError
@@ -77,13 +78,14 @@ class Hands:
 @dataclass(frozen=True)
 class Control:
     """A control of the game: new (optionally another variant), takeback, resign, draw,
-    hints (level), language."""
+    hints (level), language, pause or resume the clock."""
 
     command: str
     variant: str | None = None
     value: str | None = None
     fen: str | None = None  # a new game from this position
     players: dict[str, str] | None = None  # a new game's players (host/players.py)
+    clock: str | None = None  # a new game's time control ("5+3", "none"; host/clock)
 
 
 class Runtime:
@@ -131,6 +133,8 @@ class Runtime:
         state["players"] = dict(self.session.players)
         state["computer"] = self.computer.state() if self.computer is not None else None
         state["controls"] = self.refusals()
+        # the time controls the new-game dialog offers (host/clock/control.py)
+        state["clock_presets"] = [{"key": p.key, "control": p.control} for p in PRESETS]
         labels = VARIANT_NAMES[self.session.language]
         state["variants"] = [
             {
@@ -196,6 +200,8 @@ class Runtime:
                         start = Position.from_fen(control.fen, variant)
                     except FenError as error:
                         raise Refused(f"bad fen: {error}", 400) from None
+                if control.clock is not None:
+                    session.set_clock(control.clock)
                 self._new_game(now, variant, start, control.players)
             elif control.command in CONTROLS and (why := self.refusals()[control.command]):
                 raise Refused(refusal_text(why))
@@ -208,6 +214,10 @@ class Runtime:
                 session.set_language(now, control.value or "")
             elif control.command in ("takeback", "resign", "draw"):
                 session.command(now, control.command)
+            elif control.command in ("pause", "resume"):
+                if session.game_clock.clock is None:
+                    raise Refused("this game has no clock")
+                session.pause_clock(now, control.command == "pause")
             else:
                 raise Refused(f"unknown command {control.command!r}", 400)
         except (UserError, HandsRefused) as error:

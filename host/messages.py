@@ -47,6 +47,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Dica: {move}.",
         "hint-refused": "Sem dica: é a vez do computador. Faça o lance aceso, {move}.",
         "hint-refused-thinking": "Sem dica: o computador está pensando no lance dele.",
+        "flag": "Acabou o tempo das {side}.",
+        "draw-on-time": "Empate: acabou o tempo, mas o adversário não podia mais vencer.",
+        "clock-warning": "{side}: {time} no relógio.",
+        "clock-paused": "Relógio parado.",
+        "clock-resumed": "O relógio volta a correr.",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -87,6 +92,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hint": "Hint: {move}.",
         "hint-refused": "No hint: it is the computer's turn. Carry out its lit move, {move}.",
         "hint-refused-thinking": "No hint: the computer is thinking about its move.",
+        "flag": "{side}'s time is up.",
+        "draw-on-time": "Draw: out of time, but the opponent could no longer win.",
+        "clock-warning": "{side}: {time} left.",
+        "clock-paused": "Clock stopped.",
+        "clock-resumed": "The clock runs again.",
     },
 }
 
@@ -196,6 +206,7 @@ REASONS = {
         "endgame-limit": "limite de lances do final",
         "resignation": "abandono",
         "agreement": "acordo",
+        "time": "tempo esgotado",
     },
     "en": {
         "no-pieces": "the opponent has no pieces left",
@@ -205,8 +216,29 @@ REASONS = {
         "endgame-limit": "endgame move limit",
         "resignation": "resignation",
         "agreement": "agreement",
+        "time": "the opponent ran out of time",
     },
 }
+
+
+#: the words for minutes and seconds, one and many ("{time}" from a count of seconds)
+TIME_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "pt-BR": (("minuto", "minutos"), ("segundo", "segundos")),
+    "en": (("minute", "minutes"), ("second", "seconds")),
+}
+
+
+def spoken_time(language: str, seconds: float) -> str:
+    """`90` as "1 minute 30 seconds" ("1 minuto 30 segundos"), whole seconds."""
+    (minute, minutes), (second, secs) = TIME_WORDS.get(language, TIME_WORDS["en"])
+    whole = int(round(seconds))
+    m, s = divmod(whole, 60)
+    parts = []
+    if m:
+        parts.append(f"{m} {minute if m == 1 else minutes}")
+    if s or not m:
+        parts.append(f"{s} {second if s == 1 else secs}")
+    return " ".join(parts)
 
 
 #: the word for a game's moves, one and many ("{moves}" in a sentence is a count)
@@ -230,6 +262,9 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     why = values.get("why")
     if isinstance(why, dict):  # a move refused, kept as its code and params
         values["why"] = reason_text(language, why.get("code"), why.get("params") or {}) or ""
+    seconds = values.get("seconds")
+    if isinstance(seconds, int | float) and "time" not in values:
+        values["time"] = spoken_time(language, seconds)
     count = values.get("moves")
     if isinstance(count, int):  # a count of a game's moves: "1 move", "12 lances"
         one, many = MOVE_WORDS.get(language, MOVE_WORDS["en"])

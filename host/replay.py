@@ -22,6 +22,8 @@ from typing import Any
 
 from engine import Game, Position, Variant
 from host.bounce import without_bounce
+from host.clock.control import TimeControl
+from host.clock.keeper import GameClock
 from host.errors import UserError
 from host.hints import Hint
 from host.recognition.recogniser import Event, Recogniser
@@ -101,9 +103,11 @@ def event_record(event: Event, notices: bool) -> dict[str, Any] | None:
     t = int(round(event.time * 1000))
     d = event.data
     if event.kind == "move":
-        return {"t": t, "move": d["move"], "fen": d["fen"]}
+        return {"t": t, "move": d["move"], "fen": d["fen"], **_clock_of(d)}
     if event.kind == "move-corrected":
-        return {"t": t, "move-corrected": d["move"], "was": d["was"], "fen": d["fen"]}
+        return {
+            "t": t, "move-corrected": d["move"], "was": d["was"], "fen": d["fen"], **_clock_of(d)
+        }
     if event.kind == "outcome":
         kind = "draw" if d["winner"] is None else "win"
         return {"t": t, "outcome": kind, "winner": d["winner"], "reason": d["reason"]}
@@ -114,6 +118,11 @@ def event_record(event: Event, notices: bool) -> dict[str, Any] | None:
     if not notices:
         return None
     return {"t": t, "notice": event.kind, **d}
+
+
+def _clock_of(data: dict[str, Any]) -> dict[str, Any]:
+    """A timed game's move carries both clocks after it (ms, increment included)."""
+    return {"clock": data["clock"]} if "clock" in data else {}
 
 
 def frame_record(t: int, hint: Hint) -> dict[str, Any]:
@@ -135,8 +144,14 @@ def replay(
     notices: bool = False,
     hint_level: str = "full",
     touch_move: bool = False,
+    clock: TimeControl | None = None,
+    clock_warnings: tuple[float, ...] = (),
 ) -> Recogniser:
     """Run the stream; `output` receives each JSON record. Returns the final recogniser.
+
+    With `clock`, the game is timed on the replay's simulated clock: the side to move's
+    time starts at the first switch change, each move record carries both clocks after
+    it, and a flag fall is an outcome (`"reason": "time"`) at the time it fell.
 
     A malformed line raises `UserError` after the lines before it were replayed and the
     clock ran on (their moves are output first)."""
@@ -144,10 +159,14 @@ def replay(
     rec = Recogniser(
         Game(variant, position), hint_level=hint_level, start=0.0, touch_move=touch_move
     )
+    timer = GameClock(clock, clock_warnings)
     shown: tuple[dict[int, str], frozenset[int]] | None = None
 
-    def emit(events: list[Event], now_ms: int) -> None:
+    def emit(events: list[Event], now_ms: int) -> list[Event]:
+        """Output `events` (charged on the clock), with whatever the clock makes due."""
         nonlocal shown
+        events = timer.follow(events, rec, now_ms / 1000)
+        events += timer.tick(now_ms / 1000, rec)
         for event in events:
             record = event_record(event, notices)
             if record is not None:
@@ -156,6 +175,7 @@ def replay(
             if leds and (hint.roles, hint.blink) != shown:
                 shown = (dict(hint.roles), hint.blink)
                 output(frame_record(now_ms, hint))
+        return events
 
     occupied = rec.expected
     now = 0
@@ -171,17 +191,18 @@ def replay(
         nonlocal now
         same = 0  # ticks at one instant (a commit may make the next one due at once)
         while True:
-            deadline = rec.next_deadline()
-            if deadline is None:
+            due_at = [t for t in (rec.next_deadline(), timer.next_deadline()) if t is not None]
+            if not due_at:
                 return
+            deadline = min(due_at)
             due = max(now, math.ceil(deadline * 1000 - 1e-3))
             if due >= limit_ms:
                 return
             same = same + 1 if due == now else 0
             now = due
-            fired = rec.tick(now / 1000)
-            emit(fired, now)
-            if (not fired and rec.next_deadline() == deadline) or same > 8:
+            fired = emit(rec.tick(now / 1000), now)
+            after = [t for t in (rec.next_deadline(), timer.next_deadline()) if t is not None]
+            if (not fired and min(after, default=None) == deadline) or same > 8:
                 return  # nothing fired (should not happen): never spin
 
     def flush() -> None:
@@ -189,6 +210,7 @@ def replay(
         for ev in pending:
             occupied = apply(occupied, ev)
         pending.clear()
+        timer.start(rec.game.position.turn, now / 1000)  # the first switch change starts it
         emit(rec.observe(now / 1000, occupied), now)
 
     error: UserError | None = None

@@ -74,7 +74,19 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "underway": underway(session),
         "capturable": sorted(rec.turn.capturable) if rec.outcome is None else [],
         "put_right": put_right(session, pieces) if rec.correcting else None,
+        # both clocks (host/clock/keeper.py `GameClock.state`), None in an untimed game,
+        # with the seconds at which low time is warned of
+        "clock": clock_state(session),
     }
+
+
+def clock_state(session: Session) -> dict[str, Any] | None:
+    """The game's clocks as the session's last scan saw them (ms left; which runs; the
+    time each move took), and the low-time marks; None for an untimed game."""
+    state = session.game_clock.state(session._clock)
+    if state is None:
+        return None
+    return {**state, "warnings": list(session.config.clock_warnings)}
 
 
 @cache

@@ -161,10 +161,25 @@ def agrees(game: PdnGame) -> bool:
         return False
     claimed = game.claimed_result
     said = meaning(claimed)
+    flagged = flag_fall(game)
+    if flagged is not None and said == flagged:
+        return False  # the side whose time ran out cannot have won
+
     if game.first_outcome is not None:
         engine = game.first_outcome.winner or "draw"
         return said == engine
     return claimed is None or said is not None
+
+
+def flag_fall(game: PdnGame) -> str | None:
+    """The side that lost (or drew) on time: the side to move after the last move when
+    the file says the game ended by time (`Termination "Time forfeit"`, as lidraughts
+    and this board write it); None otherwise."""
+    lowered = {key.lower(): value for key, value in game.tags.items()}
+    termination = lowered.get("termination", "").lower()
+    if "time" not in termination or game.error is not None:
+        return None
+    return game.position.turn
 
 
 def report(game: PdnGame) -> dict[str, Any]:
@@ -193,6 +208,9 @@ def report(game: PdnGame) -> dict[str, Any]:
         "outcome_ply": game.first_outcome_ply,
         "terminator": game.terminator,
         "notes": game.notes,
+        # the side whose time ran out (docs/pdn.md), and the time control
+        "flag": flag_fall(game),
+        "time_control": lowered.get("timecontrol"),
     }
 
 
@@ -219,6 +237,11 @@ def _line(game: PdnGame) -> str:
         verdict = "engine: game not over"
     claimed = game.claimed_result or "none"
     agreement = "agrees" if agrees(game) else "DISAGREES"
+    flagged = flag_fall(game)
+    if flagged is not None:
+        side = "White" if flagged == "W" else "Black"
+        said = meaning(game.claimed_result)
+        verdict += f"; {side} ran out of time" + (" (a draw)" if said == "draw" else "")
     return f"{head}, legal; {verdict}; result {claimed} {agreement}{notes}"
 
 

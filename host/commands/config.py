@@ -88,6 +88,8 @@ def to_toml(config: Config) -> str:
             text = "true" if value else "false"
         elif isinstance(value, int | float):
             text = str(value)
+        elif isinstance(value, tuple):  # a list of numbers (clock_warnings)
+            text = "[" + ", ".join(f"{v:g}" for v in value) + "]"
         else:
             text = '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
         lines.append(f"{setting.key} = {text}")

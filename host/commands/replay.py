@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from engine import FenError
+from host.clock.control import parse_time_control
 from host.commands._engine_args import add_variant_argument, variant_from
 from host.errors import UserError
 from host.replay import replay
@@ -44,6 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="club play: a piece released on a legal square has moved (default: a move "
         "that goes on before the opponent acts is re-read)",
     )
+    parser.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        help="time the game on the replay's clock: minutes+increment (5+3, 0.5+1, "
+        "5+3/2+3 for White then Black); each move record gets both clocks after it (ms), "
+        "and a flag fall is an outcome with reason \"time\"",
+    )
     parser.set_defaults(func=run)
 
 
@@ -59,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         "notices": args.notices,
         "hint_level": args.hints,
         "touch_move": args.touch_move,
+        "clock": parse_time_control(args.clock),
     }
     try:
         if args.events == "-":

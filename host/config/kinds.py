@@ -117,6 +117,48 @@ class PlayerKind(Kind):
             raise Invalid(f"must be {self.allowed}") from None
 
 
+class ClockControl(Kind):
+    """A time control (host/clock/control.py): `5+3`, `0.5+1`, `5+3/2+3` or "none"."""
+
+    allowed = (
+        'minutes+increment like "5+3", "90+30" or "0.5+1", two of them for a handicap '
+        '("5+3/2+3", White\'s first), or "none"'
+    )
+    metavar = "MIN+INC"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        from host.clock.control import parse_time_control
+
+        if not isinstance(value, str):
+            raise Invalid(f"must be {self.allowed}")
+        try:
+            control = parse_time_control(value)
+        except UserError:
+            raise Invalid(f"must be {self.allowed}") from None
+        return "none" if control is None else control.text()
+
+
+class Seconds(Kind):
+    """A list of times in seconds (a TOML array; on a flag, comma-separated)."""
+
+    allowed = "a list of seconds above 0, like [60, 10] ([] for none)"
+    metavar = "S,S"
+
+    def parse(self, value: Any, base: Path | None) -> Any:
+        if isinstance(value, list) and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 36000
+            for v in value
+        ):
+            return tuple(sorted({float(v) for v in value}, reverse=True))
+        raise Invalid(f"must be {self.allowed}")
+
+    def from_text(self, text: str) -> Any:
+        try:
+            return [float(part) for part in text.replace(" ", "").split(",") if part]
+        except ValueError:
+            return text
+
+
 class BoardSpec(Kind):
     allowed = '"sim", "mock", "gpio" or "serial:PORT" (e.g. "serial:/dev/ttyACM1")'
     metavar = "BOARD"

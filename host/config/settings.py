@@ -21,6 +21,7 @@ from host.config.kinds import (
     Boolean,
     BrokerUrl,
     Choice,
+    ClockControl,
     Colours,
     Kind,
     LayoutRef,
@@ -28,6 +29,7 @@ from host.config.kinds import (
     Number,
     PathValue,
     PlayerKind,
+    Seconds,
     Text,
     Token,
 )
@@ -57,6 +59,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "takeback": (240, 228, 66),  # yellow
     "choice": (0, 114, 178),  # blue: a variant or level chosen at the start
     "hint": (86, 180, 233),  # sky blue: ask for the best move
+    "clock": (0, 114, 178),  # blue: stop the clocks, or run them again (a timed game)
     # the computer's move, or a hint (host/computer_player.py): the piece to move
     "move-from": (255, 255, 255),  # white
 }
@@ -171,6 +174,19 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("black", PlayerKind(), "who plays Black (as white)", '"computer:3"'),
     Setting(
+        "clock",
+        ClockControl(),
+        "time each game: minutes each + seconds added after every move (the board is the "
+        "clock: docs/play.md, \"Timed games\"); the page's new-game dialog offers others",
+        '"5+3"',
+    ),
+    Setting(
+        "clock_warnings",
+        Seconds(),
+        "say the time left when a player's clock passes these seconds (a timed game)",
+        "[60, 10]",
+    ),
+    Setting(
         "listen",
         ListenAddress(),
         "serve the board's page here; an address other than loopback serves the LAN, "
@@ -242,6 +258,9 @@ class Config:
     # who plays each side (host/players.py): "human", "computer" or "computer:N"
     white: str = "human"
     black: str = "human"
+    # the clock (host/clock): a time control ("none": untimed) and the spoken warnings
+    clock: str = "none"
+    clock_warnings: tuple[float, ...] = (60.0, 10.0)
     # the board's page (host/web): where it is served, and the token controls need
     listen: str = "127.0.0.1:8080"
     token: str | None = None

@@ -49,11 +49,12 @@ def idle_hint(
 
 
 def end_hint(position: Position, outcome: Outcome, coords: Coords) -> Hint:
+    """The end of the game's pattern (`end_pattern`); a flag fall's blinks."""
     pieces = {sq: piece.color for sq, piece in position.pieces().items()}
     squares = end_pattern(
         coords, position.variant.size, outcome.reason, outcome.winner, pieces
     )
-    return HintBuilder().add("end", squares).build()
+    return HintBuilder().add("end", squares, blink=outcome.reason == "time").build()
 
 
 def progress_hint(found: Iterable[Progress], lingering: Iterable[int]) -> Hint:

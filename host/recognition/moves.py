@@ -17,6 +17,7 @@ from engine import Move
 from engine.position import Piece
 from host.recognition.events import Event
 from host.recognition.reread import Reopened
+from host.recognition.timing import SETTLE, TOGETHER
 
 
 class GameChanges:
@@ -39,6 +40,9 @@ class GameChanges:
         text = before.move_text(move)
         side = before.turn
         after = self.evidence.after(move)
+        finished = self._finished(move, after.expected, self._began, now)
+        self._reopened_began, self._began = self._began, finished
+        self.change_log.forget_before(self._reopened_began)
         self.game.push(move)
         left = left & self.sensed  # (one may have come off meanwhile)
         for square in left:
@@ -57,7 +61,7 @@ class GameChanges:
             self._reopened = Reopened(
                 turn_before, move, lingering_before, theirs, taken, standing=self.sensed
             )
-        events.append(Event("move", now, self._move_data(text, side, move)))
+        events.append(Event("move", now, self._move_data(text, side, move, finished)))
         if self.crown is not None:
             events.append(Event("crown", now, {"square": self.crown}))
         self._show(self._idle_hint())  # the start of the new turn, however short
@@ -73,6 +77,8 @@ class GameChanges:
         text = before.move_text(move)
         side = before.turn
         self.game.push(move)
+        finished = self._finished(move, self.game.position.occupied(), self._reopened_began, now)
+        self._began = finished
         left = move.captures & self.sensed
         for square in left:
             self._lingering_pieces[square] = before.piece_at(square)  # type: ignore[assignment]
@@ -85,7 +91,7 @@ class GameChanges:
         self._reopened = Reopened(
             reopened.turn, move, reopened.lingering, reopened.acted, taken, reopened.standing
         )
-        data = self._move_data(text, side, move)
+        data = self._move_data(text, side, move, finished)
         data["was"] = was
         data["fen_before"] = before.fen()
         events.append(Event("move-corrected", now, data))
@@ -94,7 +100,7 @@ class GameChanges:
         self._show(self._idle_hint())
         self._announce_outcome(now, events)
 
-    def _move_data(self, text: str, side: str, move: Move) -> dict[str, Any]:
+    def _move_data(self, text: str, side: str, move: Move, finished: float) -> dict[str, Any]:
         return {
             "move": text,
             "fen": self.game.fen(),
@@ -103,7 +109,17 @@ class GameChanges:
             "to": move.destination,
             "captures": sorted(move.captures),
             "ply": len(self.game.moves),
+            # the mover's last action of the move (host/recognition/finish_time.py): the
+            # clock charges the move up to here, not up to its proof
+            "finished": finished,
         }
+
+    def _finished(self, move: Move, after: frozenset[int], since: float, now: float) -> float:
+        """When `move` (its mover's time began at `since`) was finished, at the latest `now`."""
+        finished = self.change_log.finished(
+            self.variant, move, since, after, settle=SETTLE, together=TOGETHER
+        )
+        return min(now, finished)
 
     def _announce_outcome(self, now: float, events: list[Event]) -> None:
         if self.outcome is not None:
@@ -126,6 +142,7 @@ class GameChanges:
         self.lingering -= before.captures  # back in the game
         self._new_turn()
         self.tracker.reset(standing, self.sensed, in_air=False)
+        self._began = self._reopened_began = now
         events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))
 
     def _standing_pieces(self) -> dict[int, Piece]:

@@ -49,6 +49,7 @@ from engine import Game, Move, Outcome
 from engine.position import Piece
 from host.hints import Hint
 from host.recognition.events import Event
+from host.recognition.finish_time import ChangeLog
 from host.recognition.lights import Lights
 from host.recognition.moves import GameChanges
 from host.recognition.piece_identity import PieceTracker
@@ -124,6 +125,12 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._colour_lifts: dict[str, tuple[float, int]] = {}
         #: the board as the switches show it (at first: as the game sets it up)
         self.sensed: frozenset[int] = self.game.position.occupied()
+        #: the switch history the moves' finishing times are read from (finish_time.py),
+        #: and when the time of the move underway began (the last move's finish, a take
+        #: back, the start), and of the last move while it may still be read again
+        self.change_log = ChangeLog()
+        self._began = start
+        self._reopened_began = start
         self._new_turn()
         self.tracker = PieceTracker(self.game.position.pieces())
         self.tracker.turn(self.game.position.turn, self.turn.capturable)
@@ -155,6 +162,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             if self.check and (lifted | placed) - self.check:
                 self.check = frozenset()  # play goes on: the reminder has done its job
             self.evidence.record(now, lifted, placed)
+            self.change_log.record(now, lifted, placed)
             self._reply_lands(now, placed, events)
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
@@ -171,6 +179,18 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             self._evaluate(now, events)
         self._timers(now, events)
         return events
+
+    def awaiting_proof(self) -> bool:
+        """Would a move be committed if the board stayed as it is (a final board settling,
+        a reply's proof waiting for the piece to have stayed, a still board to be read as
+        two plies)? The clock waits for that proof before a flag falls."""
+        if self._block == self.sensed or self.outcome is not None:
+            return False
+        return (
+            self._pending is not None
+            or self._two_ply_due is not None
+            or self.reading.kind == "final"
+        )
 
     def drain_frames(self) -> list[Hint]:
         """The frames shown since the last call, in order (a frame may last no time at all,
@@ -204,6 +224,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self.check = frozenset()
         self._last_move = None
         self._new_turn()
+        self._began = self._reopened_began = now
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
         self._block = self.sensed if self.sensed != self.expected else None
         self._guide_now(now, events)
@@ -254,6 +275,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
     def resume(self, now: float) -> list[Event]:
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
+        self._began = self._reopened_began = now
         self.tracker.reset(self._known_pieces(), self.sensed, in_air=False)
         self._guide_now(now, events)
         return events

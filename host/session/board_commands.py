@@ -31,7 +31,10 @@ class BoardCommands:
         if not self.config.gestures:
             return None
         detector = GestureDetector(
-            variant, hold=self.config.gesture_hold, level=self.computer_level()
+            variant,
+            hold=self.config.gesture_hold,
+            level=self.computer_level(),
+            timed=self.game_clock.timed,
         )
         if spare is not None:
             detector.ignore_until_lifted(spare)
@@ -79,6 +82,10 @@ class BoardCommands:
             self.announcer.announce("level" if d["level"] else "level-off", level=d["level"])
         elif event.kind == "hint":
             self.bus.publish("hint-request", now)
+        elif event.kind == "clock":  # an arbiter's stop, or the clock running again
+            clock = self.game_clock.clock
+            if clock is not None:
+                self.pause_clock(now, not clock.paused)
         elif event.kind == "variant":
             self.announcer.announce("variant-chosen", variant=d["variant"])
             if d["variant"] != self.variant.name:

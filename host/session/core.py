@@ -20,6 +20,9 @@ from datetime import datetime
 from engine import Game, Move, Position, Variant, get_variant
 from host.announce import Announcement, Announcer
 from host.bus import Listener, UpdateBus
+from host.clock.control import TimeControl, parse_time_control
+from host.clock.keeper import GameClock
+from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
 from host.games import pdn_text, rebuild
@@ -79,6 +82,14 @@ class Session(BoardCommands, EventHandling, Leds):
         #: PDN tags for the saved game beyond the board's own (players, event, round from a
         #: club's pairings, host/broadcast); set with `set_tags`
         self.game_tags: dict[str, str] = {}
+        #: the time control of new games (the config's, or the page's new-game dialog's)
+        self.clock_control: TimeControl | None = parse_time_control(config.clock)
+        #: the game's clock (host/clock), fed every recogniser event before anyone else
+        self.game_clock = GameClock(self.clock_control, config.clock_warnings)
+        #: what starts the clock: the first switch change of a new game ("change"), or a
+        #: resumed game's board put right ("board"); None once it runs
+        self._clock_waits: str | None = "change"
+        self._clock_key: tuple[object, ...] | None = None
         record = self.journal.read() if resume and start is None else None
         if record is not None and not record.finished and record.variant != config.variant:
             record = self._set_aside(record) if insist_variant else record
@@ -87,6 +98,12 @@ class Session(BoardCommands, EventHandling, Leds):
             self.started = record.started
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
+            if record.clock is not None:  # the game's own time control, not the config's
+                self.game_clock = GameClock(
+                    parse_time_control(record.clock), config.clock_warnings
+                )
+            self.game_clock.restore(journal_laps(record.moves, game))
+            self._clock_waits = "board"
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
@@ -101,7 +118,9 @@ class Session(BoardCommands, EventHandling, Leds):
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(game.variant.name, game.fen(), self.started, self._recorded())
+            self.journal.start(
+                game.variant.name, game.fen(), self.started, self._recorded(), self._control()
+            )
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
@@ -170,14 +189,75 @@ class Session(BoardCommands, EventHandling, Leds):
         """One snapshot in the variant's numbering."""
         self._clock = now
         before, self.sensed = self.sensed, frozenset(occupied)
+        if self.sensed != before and self._clock_waits == "change":
+            self.start_clock(now)  # a new game's time starts with its first switch change
         self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
+        if self._clock_waits == "board" and not self.recogniser.correcting:
+            self.start_clock(now)  # a resumed game's time runs again once its board is right
+        self._handle(self.game_clock.tick(now, self.recogniser))
         if self.sensed != before:
             self.bus.publish("board", now, occupied=sorted(self.sensed))
         self._redraw(now)
 
+    # -- the clock -------------------------------------------------------------------
+
+    def start_clock(self, now: float) -> None:
+        """Start the side to move's time (the first switch change, the page's start, the
+        computer starting to think, a resumed board put right); nothing if it runs."""
+        rec = self.recogniser
+        if rec.outcome is None:
+            self.game_clock.start(rec.game.position.turn, now)
+            self._clock_waits = None
+            self._publish_clock(now)
+
+    def pause_clock(self, now: float, paused: bool) -> None:
+        """An arbiter's stop (`paused`), or the clock running again: no time is charged
+        meanwhile. Said aloud and shown."""
+        clock = self.game_clock.clock
+        if clock is None or clock.paused == paused or self.recogniser.outcome is not None:
+            return
+        if paused:
+            self.game_clock.pause(now)
+        else:
+            self.game_clock.resume(now)
+            if self._clock_waits is not None:
+                self.start_clock(now)
+        self.announcer.announce("clock-paused" if paused else "clock-resumed")
+        self._publish_clock(now)
+
+    def clock_of(self, side: str) -> tuple[float, float] | None:
+        """`side`'s time left now and its increment, in ms (None in an untimed game):
+        what the computer plans its move's time from (host/computer_player.py)."""
+        clock, control = self.game_clock.clock, self.game_clock.control
+        if clock is None or control is None:
+            return None
+        left = clock.remaining(side, self._clock)
+        return max(0.0, left) * 1000, control.side(side).increment * 1000
+
+    def set_clock(self, control: str) -> None:
+        """The time control of the next new game (`5+3`, `none`...; host/clock/control.py)."""
+        self.clock_control = parse_time_control(control)
+
+    def _control(self) -> str | None:
+        """The time control new games are played with, as the journal keeps it."""
+        return None if self.clock_control is None else self.clock_control.text()
+
+    def _publish_clock(self, now: float) -> None:
+        """Tell the watchers both clocks whenever what they show changes course (a move,
+        a take back, a start or stop, the flag)."""
+        state = self.game_clock.state(now)
+        clock = self.game_clock.clock
+        key = None if clock is None else (
+            clock.running, clock.paused, len(clock.laps), self.game_clock.fell,
+            clock.left["W"], clock.left["B"],
+        )
+        if state is not None and key != self._clock_key:
+            self._clock_key = key
+            self.bus.publish("clock", now, **state)
+
     def next_deadline(self) -> float | None:
         """When something happens if the board stays as it is (None: at rest)."""
-        times = [self.recogniser.next_deadline()]
+        times = [self.recogniser.next_deadline(), self.game_clock.next_deadline()]
         if self.gestures is not None:
             times.append(self.gestures.next_deadline())
         pending = [t for t in times if t is not None]
@@ -246,7 +326,10 @@ class Session(BoardCommands, EventHandling, Leds):
                 self._publish_settings(now)
 
     def allow_only(self, now: float, moves: list[Move] | None) -> None:
-        """Accept only `moves` this turn (`Recogniser.allow_only`): the computer's."""
+        """Accept only `moves` this turn (`Recogniser.allow_only`): the computer's. The
+        computer starting to think starts a new game's clock."""
+        if moves is not None and self._clock_waits == "change":
+            self.start_clock(now)
         self._handle(self.recogniser.allow_only(now, moves))
         self._redraw(now)
 
@@ -340,3 +423,22 @@ class Session(BoardCommands, EventHandling, Leds):
         if kind in ("disconnected", "reconnected"):
             self.bus.publish("device", self._clock, event=kind)
             self.announcer.announce(kind)
+
+
+def journal_laps(entries: list[dict[str, object]], game: Game) -> list[Lap]:
+    """The clocks after each move as the journal kept them (a journal of an untimed game,
+    or one written before clocks were kept, has none: the clocks start full)."""
+    laps: list[Lap] = []
+    for ply, entry in enumerate(entries):
+        clock = entry.get("clock")
+        if not isinstance(clock, dict):
+            return []
+        side = game.positions[ply].turn
+        took = entry.get("took", 0)
+        laps.append(
+            Lap(
+                side, 0.0, 0.0, float(took) / 1000 if isinstance(took, int | float) else 0.0,
+                float(clock["white"]) / 1000, float(clock["black"]) / 1000,
+            )
+        )
+    return laps

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from host.announce import Announcement
+from host.clock.keeper import GameClock
 from host.games import save_game
 from host.journal import result_text
 from host.move_reasons import board_mistake
@@ -40,11 +41,17 @@ class EventHandling:
 
     def _handle(self, events: list[Event]) -> None:
         publish = self.bus.publish
+        # The clock first: it charges each move, and a move finished after the flag fell
+        # is no move (host/clock/keeper.py).
+        events = self.game_clock.follow(events, self.recogniser, self._clock)
         for event in events:
             d = event.data
             if event.kind == "move":
                 # Journal first: what is announced is already on disk.
-                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                self.journal.move(
+                    d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"],
+                    clock=d.get("clock"), took=d.get("took"),
+                )
                 publish("move", event.time, **d)
                 self.announcer.announce("move", side=d["side"], move=d["move"], fen=d["fen"])
             elif event.kind == "move-corrected":
@@ -52,7 +59,10 @@ class EventHandling:
                 # A power cut between the two records leaves the move taken back; the
                 # board still shows it and it is read again on resume.
                 self.journal.takeback(d["ply"])
-                self.journal.move(d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"])
+                self.journal.move(
+                    d["ply"], d["move"], d["from"], d["to"], d["captures"], d["fen"],
+                    clock=d.get("clock"), took=d.get("took"),
+                )
                 # Watchers see the same: the first reading taken back, the move played.
                 publish("takeback", event.time, move=d["was"], fen=d["fen_before"])
                 publish("move", event.time, **d)
@@ -60,6 +70,8 @@ class EventHandling:
                     "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
                 )
             elif event.kind == "outcome":
+                if d["reason"] == "time" and "side" in d:
+                    self.announcer.announce("flag", side=d["side"])
                 self._finish(d["winner"], d["reason"])
                 result = result_text(d["winner"], self.variant.name)
                 publish("outcome", event.time, result=result, **d)
@@ -72,6 +84,9 @@ class EventHandling:
                 side = self.game.position.turn
                 publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
                 self.announcer.announce("new-game", variant=self.variant.name, side=side)
+            elif event.kind == "clock-warning":
+                publish("notice", event.time, notice=event.kind, **d)
+                self.announcer.announce("clock-warning", side=d["side"], seconds=d["seconds"])
             elif event.kind in NOTICES:
                 publish("notice", event.time, notice=event.kind, **d)
                 if event.kind in ("crown", "crown-confirmed"):
@@ -80,6 +95,8 @@ class EventHandling:
                     self.announcer.announce("illegal-move", why=why)  # the engine's reason
                 else:
                     self.announcer.announce(event.kind, **d)
+        if events:
+            self._publish_clock(self._clock)
 
     def mistake(self) -> dict[str, Any] | None:
         """Why the board is no move, when one piece went where it cannot (the engine's
@@ -112,7 +129,9 @@ class EventHandling:
         result = result_text(winner, self.variant.name)
         self.journal.end(result, reason)
         self._save(result)
-        if reason != "agreement":  # "draw agreed" was already said
+        if reason == "time" and winner is None:
+            self.announcer.announce("draw-on-time")
+        elif reason != "agreement":  # "draw agreed" was already said
             kind = "draw" if winner is None else "win"
             self.announcer.announce(kind, side=winner or "", reason=reason)
 
@@ -140,4 +159,11 @@ class EventHandling:
         if record is not None and not record.finished and record.moves:
             self._save("*")  # the abandoned game is kept, unfinished
         self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(self.variant.name, self.game.fen(), self.started, self._recorded())
+        self.journal.start(
+            self.variant.name, self.game.fen(), self.started, self._recorded(), self._control()
+        )
+        # The new game's clock: the control chosen for it, started by its first change.
+        self.game_clock = GameClock(self.clock_control, self.config.clock_warnings)
+        self._clock_waits: str | None = "change"
+        if self.gestures is not None:  # the menu offers the clock in a timed game only
+            self.gestures.timed = self.game_clock.timed

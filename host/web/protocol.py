@@ -12,14 +12,16 @@ import json
 from typing import Any
 
 from engine import VARIANTS
+from host.clock.control import parse_time_control
 from host.config import HINT_LEVELS, LANGUAGES
+from host.errors import UserError
 from host.live import Control, Hands
 from host.pieces import PIECES
 from host.players import ALLOWED, PlayerError, parse_player
 
 #: the largest request body or socket message accepted (a real one is under 200 bytes)
 MAX_BODY = 4096
-COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language", "hint")
+COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language", "hint", "pause", "resume")
 
 
 class BadRequest(Exception):
@@ -85,14 +87,15 @@ def parse_hands(data: dict[str, Any], squares: int) -> Hands:
 
 
 def parse_control(data: dict[str, Any]) -> Control:
-    """`{"command": "new"|"takeback"|"resign"|"draw", "variant": optional}`, or
+    """`{"command": "new"|"takeback"|"resign"|"draw", "variant": optional}` (a new game
+    also `"players"`, `"fen"`, `"clock"`), `{"command": "pause"|"resume"}` (the clock),
     `{"command": "hints", "hints": LEVEL}`, `{"command": "language", "language": LANG}`."""
     command = data.get("command")
     if not isinstance(command, str) or command not in COMMANDS:
         raise BadRequest(f"command must be one of {', '.join(COMMANDS)}, not {_short(command)}")
     variant = data.get("variant")  # meaningful for "new" only; tolerated (checked) on all
     if command == "new":
-        _unknown(data, {"command", "variant", "players", "fen"})
+        _unknown(data, {"command", "variant", "players", "fen", "clock"})
         if variant is not None:
             _check_variant(variant)
         players = _check_players(data.get("players"))
@@ -100,7 +103,7 @@ def parse_control(data: dict[str, Any]) -> Control:
         if fen is not None and (not isinstance(fen, str) or not 0 < len(fen) <= 400):
             raise BadRequest("fen must be a position in PDN FEN, e.g. \"W:W31,32:B1,2\"")
         return Control("new", variant=variant.lower() if variant else None, fen=fen,
-                       players=players)
+                       players=players, clock=_check_clock(data.get("clock")))
     if variant is not None:
         _check_variant(variant)
     if command == "hints":
@@ -118,6 +121,19 @@ def parse_control(data: dict[str, Any]) -> Control:
         return Control("language", value=language)
     _unknown(data, {"command", "variant"})
     return Control(command)
+
+
+def _check_clock(clock: object) -> str | None:
+    """A time control for the new game: `"5+3"`, `"5+3/2+3"`, `"none"` (host/clock)."""
+    if clock is None:
+        return None
+    if not isinstance(clock, str) or len(clock) > 40:
+        raise BadRequest('clock must be a time control like "5+3" or "none"')
+    try:
+        control = parse_time_control(clock)
+    except UserError as error:
+        raise BadRequest(str(error)) from None
+    return "none" if control is None else control.text()
 
 
 def _check_variant(variant: object) -> None:

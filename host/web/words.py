@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Game
-from host.messages import MESSAGES, MOVE_WORDS, REASONS, REFUSALS, SIDES, VARIANT_NAMES
+from host.messages import (
+    MESSAGES,
+    MOVE_WORDS,
+    REASONS,
+    REFUSALS,
+    SIDES,
+    TIME_WORDS,
+    VARIANT_NAMES,
+)
 from host.move_reasons import REASONS as MOVE_REASONS
 
 
@@ -24,6 +32,7 @@ def page_words() -> dict[str, Any]:
         "variants": VARIANT_NAMES,
         "reasons": REASONS,
         "move_words": MOVE_WORDS,
+        "time_words": TIME_WORDS,
         "move_reasons": MOVE_REASONS,
     }
 

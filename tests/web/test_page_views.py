@@ -88,7 +88,7 @@ def test_the_page_says_every_sentence_as_the_board_does(page, shared) -> None:
     open_board(page, shared)
     samples = {"side": "W", "other": "B", "move": "c3-d4", "square": "c3",
                "reason": "threefold-repetition", "variant": "brazilian", "moves": 12,
-               "path": "games/x.pdn", "level": 3,
+               "path": "games/x.pdn", "level": 3, "seconds": 75,
                "why": {"code": "wrong-destination",
                        "params": {"square": "c3", "destination": "e5", "targets": "b4, d4"}}}
     for language, table in MESSAGES.items():

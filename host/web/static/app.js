@@ -199,6 +199,7 @@
     renderControls(lang);
     renderStatus(view);
     renderMoves(view, look);
+    Clocks.render(state, lang, mayControl, (command) => control(command)); // clock.js
     renderViewing(view);
     renderSaid(view);
     renderLegend(view, shown || state);
@@ -449,7 +450,9 @@
     if ($("new-dialog").returnValue !== "start") return;
     const chosen = document.querySelector("#variant-grid input:checked");
     const players = { W: $("player-W").value, B: $("player-B").value };
-    control("new", { variant: chosen ? chosen.value : state.variant, players });
+    control("new", {
+      variant: chosen ? chosen.value : state.variant, players, clock: Clocks.chosen(),
+    });
   });
 
   $("btn-games").addEventListener("click", async () => {

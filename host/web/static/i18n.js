@@ -96,6 +96,17 @@ const WORDS = {
     "light-square": "casa clara",
     "in-hand": "na mão",
     "pieces": { "W": "pedra branca", "WK": "dama branca", "B": "pedra preta", "BK": "dama preta" },
+    "time-control": "Relógio",
+    "no-clock": "Sem relógio",
+    "custom-clock": "Outro (minutos+segundos, ex. 10+5)",
+    "preset-classical": "Clássico FMJD",
+    "preset-rapid": "Rápido",
+    "preset-blitz": "Blitz FMJD",
+    "preset-lightning": "Relâmpago",
+    "pause": "Parar o relógio",
+    "resume": "Continuar",
+    "clock-paused": "parado",
+    "took": "levou {time}",
     "roles": {
       "must-capture": "deve capturar",
       "capture-alert": "a captura é obrigatória",
@@ -114,6 +125,7 @@ const WORDS = {
       "takeback": "voltar o lance",
       "choice": "escolhido",
       "hint": "dica",
+      "clock": "parar ou soltar o relógio",
       "move-from": "peça a mover",
     },
     "blinking": "piscando",
@@ -206,6 +218,17 @@ const WORDS = {
     "light-square": "light square",
     "in-hand": "in the hand",
     "pieces": { "W": "white man", "WK": "white king", "B": "black man", "BK": "black king" },
+    "time-control": "Clock",
+    "no-clock": "No clock",
+    "custom-clock": "Other (minutes+seconds, e.g. 10+5)",
+    "preset-classical": "FMJD classical",
+    "preset-rapid": "Rapid",
+    "preset-blitz": "FMJD blitz",
+    "preset-lightning": "Lightning",
+    "pause": "Stop the clock",
+    "resume": "Restart the clock",
+    "clock-paused": "stopped",
+    "took": "took {time}",
     "roles": {
       "must-capture": "must capture",
       "capture-alert": "capture is mandatory",
@@ -224,6 +247,7 @@ const WORDS = {
       "takeback": "take back",
       "choice": "chosen",
       "hint": "hint",
+      "clock": "stop or restart the clock",
       "move-from": "piece to move",
     },
     "blinking": "blinking",
@@ -256,6 +280,7 @@ const ROLE_SYMBOLS = {
   "choice": "✓",
   "hint": "?",
   "move-from": "▲",
+  "clock": "◷",
 };
 
 function roleSymbol(role, blinking) {
@@ -327,12 +352,29 @@ function renderMessage(language, kind, params, table) {
   if (values.why && typeof values.why === "object") {
     values.why = reasonText(language, values.why.code, values.why.params);
   }
+  if (typeof values.seconds === "number" && !("time" in values)) {
+    values.time = spokenTime(language, values.seconds);
+  }
   if (typeof values.moves === "number") {
     const [one, many] = hostTable("move_words", language);
     values.moves = values.moves + " " + (values.moves === 1 ? one : many);
   }
   const template = hostTable(table || "messages", language)[kind];
   return template === undefined ? kind : fill(template, values);
+}
+
+// 90 as "1 minute 30 seconds" (host/messages.py `spoken_time`: whole seconds, halves
+// rounded to even as Python's round does).
+function spokenTime(language, seconds) {
+  const [[minute, minutes], [second, secs]] = hostTable("time_words", language);
+  const floor = Math.floor(seconds);
+  const whole = seconds - floor === 0.5 ? floor + (floor % 2) : Math.round(seconds);
+  const m = Math.floor(whole / 60);
+  const s = whole % 60;
+  const parts = [];
+  if (m) parts.push(m + " " + (m === 1 ? minute : minutes));
+  if (s || !m) parts.push(s + " " + (s === 1 ? second : secs));
+  return parts.join(" ");
 }
 
 function variantLabel(language, name) {

@@ -44,6 +44,9 @@ class Scenario:
     scan: float = 15.0
     #: the timing profile the hands were drawn from
     timing: str = "model"
+    #: when each expected move was really finished (ms, the hands' time): its mover's
+    #: last action of it (the landing, or the last captured piece taken off with it)
+    finished: list[float] = field(default_factory=list)
 
 
 class Driver:
@@ -88,6 +91,7 @@ class Driver:
             self.position, self.rng, t=self.rng.uniform(200, 900), bounce=bounce
         )
         self.expected: list[str] = []
+        self.finished: list[float] = []
         self.alarms = 0
         self.corrections = False
         self.touch_move = touch_move
@@ -170,6 +174,7 @@ class Driver:
     def advance(self, move: Move, *, check: bool = True) -> None:
         """The engine follows a move the hands made (and its FEN is expected)."""
         self.previous_position, self.previous_move = self.position, move
+        self.finished.append(self.finished_at(move))
         self.game.push(move)
         self.position = self.game.position
         self.expected.append(self.position.fen())
@@ -182,6 +187,24 @@ class Driver:
         self.game.pop()
         self.position = self.game.position
         self.expected.pop()
+        self.finished.pop()
+
+    def finished_at(self, move: Move) -> float:
+        """When the hands finished `move` (just played): the last time its piece came down
+        on its end square and its captured pieces came off with it, since its piece left
+        its square. Forgotten pieces taken off later are not there yet; the next player's
+        actions, made by the hooks after these, are on other squares."""
+        changes = [c for c in self.table.changes if c[0] <= self.table.t + 10]
+        landed = max(t for t, sq, closed in changes if sq == move.destination and closed)
+        start = max(
+            t for t, sq, closed in changes if sq == move.origin and not closed and t < landed
+        )
+        return max(
+            t
+            for t, sq, closed in changes
+            if t >= start
+            and ((sq == move.destination and closed) or (sq in move.captures and not closed))
+        )
 
     def sync_kings(self) -> None:
         """A crowned man has a king stacked on it (no switch changes); check the table."""
@@ -196,15 +219,36 @@ class Driver:
         square): taken off at once, before the move starts."""
         needed = {sq for path in (move.paths or (move.path,)) for sq in path}
         for square in [sq for sq in self.lingering if sq in needed]:
-            self.remove_lingering(square)
+            self.remove_lingering(square, finishing=True)
             self.table.wait(150, 500)
 
-    def remove_lingering(self, square: int | None = None) -> None:
+    def remove_lingering(self, square: int | None = None, *, finishing: bool = False) -> None:
+        """Take a forgotten captured piece off. `finishing`: before the next move starts;
+        if nothing happened since the last move was finished and the piece is one it
+        captured, taking it off is that move's last action (it finishes later)."""
         if not self.lingering:
             return
         square = self.lingering[0] if square is None else square
         self.lingering.remove(square)
         self.table.remove(square)
+        move = self.previous_move
+        if finishing and move is not None and square in move.captures and self.finished:
+            own = {move.origin, move.destination, *move.path, *move.captures}
+            after = self.position.occupied()
+            since = self.finished[-1]
+            changes = sorted(self.table.changes)
+            undone = self.timing.knock_back[1]
+            # Nobody started since (an earlier move's forgotten piece taken off, making
+            # the board agree with the game again, is nobody's start; nor is a switch
+            # chattering or a knock put back by a hand).
+            if not any(
+                t > since
+                and sq not in own
+                and (sq in after) != closed
+                and not any(t < u <= t + undone and s == sq for u, s, _ in changes)
+                for t, sq, closed in changes
+            ):
+                self.finished[-1] = self.table.t
 
     def style(self, style: Style | None = None) -> Style:
         """`style` (or the plain one) with the paces it leaves open from the profile."""
@@ -223,7 +267,7 @@ class Driver:
         # Whatever was forgotten is taken off at the end (unless that is the question).
         while self.lingering and not self.ambiguous:
             self.table.wait(300, 1500)
-            self.remove_lingering()
+            self.remove_lingering(finishing=True)
         scan = self.rng.uniform(*self.scan_range)
         phase = self.rng.uniform(0, scan)
         events = self.table.events(self.start.occupied(), scan, phase)
@@ -241,6 +285,7 @@ class Driver:
             illegal_windows=[_as_seen(events, a, b) for a, b in self.illegal_windows],
             scan=scan,
             timing=self.timing.name,
+            finished=list(self.finished),
         )
 
 

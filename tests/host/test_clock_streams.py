@@ -1,0 +1,83 @@
+"""Who pays for what, on generated hands: each move is charged from the moment the last
+one was finished to the moment it was (the hands' own times, which the generator knows),
+within what the switches can tell (one scan, plus the board's two-scan debounce), slow
+proofs, forgotten captured pieces, moves that go on and impatient replies included.
+
+`make test` plays a few seeds of every family; CLOCK_STREAMS=N plays N seeds each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hands import FAMILIES, generate
+
+from engine import get_variant
+from host.clock.control import parse_time_control
+from host.replay import replay
+
+SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
+VARIANTS = ("brazilian", "international", "russian", "english")
+CONTROL = parse_time_control("90+5")  # long enough that no flag falls
+
+
+def charged(records: list[dict]) -> list[tuple[str, int]]:
+    """(side, ms) each committed move cost its mover, as the replay's clocks show it
+    (corrections replace the last move, takebacks remove it)."""
+    assert CONTROL is not None
+    full = {"white": CONTROL.white.main * 1000, "black": CONTROL.black.main * 1000}
+    increment = CONTROL.white.increment * 1000
+    clocks: list[dict[str, int]] = []
+    costs: list[tuple[str, int]] = []
+    for record in records:
+        if "move" in record or "move-corrected" in record:
+            if "move-corrected" in record and clocks:
+                clocks.pop()
+                costs.pop()
+            before = clocks[-1] if clocks else full
+            after = record["clock"]
+            side = "white" if after["white"] != before["white"] else "black"
+            costs.append((side, int(before[side] + increment - after[side])))
+            clocks.append(after)
+        elif "takeback" in record and clocks:
+            clocks.pop()
+            costs.pop()
+    return costs
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_each_move_is_charged_from_finish_to_finish(family: str) -> None:
+    checked = 0
+    for variant in VARIANTS:
+        for seed in SEEDS:
+            scenario = generate(family, variant, seed)
+            if not scenario.expected:
+                continue
+            out: list[dict] = []
+            replay(
+                get_variant(variant),
+                (json.dumps(e) for e in scenario.events),
+                out.append,
+                fen=scenario.fen,
+                touch_move=scenario.touch_move,
+                clock=CONTROL,
+            )
+            committed = [r["fen"] for r in out if "move" in r]
+            costs = charged(out)
+            # One scan to see a change, two more before the debouncer passes it; the two
+            # ends of a move's time each within that.
+            tolerance = 2 * 3 * scenario.scan + 2
+            start = scenario.events[0]["t"]
+            previous = float(start)
+            for ply, (cost, truth) in enumerate(zip(costs, scenario.finished, strict=False)):
+                if ply >= len(committed) or committed[ply] != scenario.expected[ply]:
+                    break  # (the board's reading is judged by the soak, not here)
+                assert abs(cost[1] - (truth - previous)) <= tolerance, (
+                    f"{family} {variant} {seed} ply {ply + 1}: charged {cost[1]} ms, "
+                    f"the hands took {truth - previous:.0f} ms"
+                )
+                previous = truth
+                checked += 1
+    assert checked, f"no move of {family} was checked"
