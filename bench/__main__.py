@@ -10,6 +10,11 @@ A module that fails (a wrong perft count, a broken CLI) does not stop the
 others: its section says FAILED with the error, the document is still
 written so the failure is visible, and the exit status is 1 so `make bench`
 fails loudly.
+
+`--update FILE` (with `--only`) reruns some sections of an existing document:
+each replaces the section with the same heading, the others stay, and the
+header gains a line saying which sections were rerun, when, at which commit
+and under what load, so no figure loses its provenance.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ MODULES: dict[str, str] = {
     "broadcast": "bench.broadcast_bench",
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
+    "blitz": "bench.blitz_bench",
 }
 
 
@@ -55,7 +61,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name in ("engine", "pdn", "broadcast", "search", "strength"):
+    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)
@@ -137,44 +143,6 @@ def _command_text(argv: list[str]) -> str:
     return shlex.join([shown, "-m", "bench", *argv])
 
 
-def _split(document: str) -> tuple[list[str], list[str]]:
-    """(the header's lines, the sections) of a document: a section starts at '## '."""
-    header: list[str] = []
-    sections: list[str] = []
-    for line in document.splitlines():
-        if line.startswith("## "):
-            sections.append(line + "\n")
-        elif sections:
-            sections[-1] += line + "\n"
-        else:
-            header.append(line)
-    return header, sections
-
-
-def _merged(old: str, fresh: list[str], run_header: list[str], names: list[str]) -> str:
-    """The existing document with the sections just run in place of theirs (a new one
-    goes at the end), and a header line saying which sections come from which run."""
-    header, sections = _split(old)
-    titles = [section.splitlines()[0] for section in sections]
-    for section in fresh:
-        title = section.splitlines()[0]
-        if title in titles:
-            sections[titles.index(title)] = section
-        else:
-            sections.append(section)
-            titles.append(title)
-    facts = {line.split(":", 1)[0]: line.split(":", 1)[1].strip()
-             for line in run_header if line.startswith("- ") and ":" in line}
-    note = (f"- Sections {', '.join(names)} re-run on their own: {facts.get('- Date', '')}, "
-            f"commit {facts.get('- Commit', '')}, `{facts.get('- Command', '').strip('`')}`, "
-            f"load {facts.get('- Load average (1/5/15 min)', '')}")
-    header = [line for line in header if not line.startswith(
-        f"- Sections {', '.join(names)} re-run")]
-    while header and not header[-1].strip():
-        header.pop()
-    return "\n".join([*header, note, "", *(s.rstrip("\n") + "\n" for s in sections)])
-
-
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
@@ -184,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"run only these sections ({', '.join(MODULES)})")
     parser.add_argument("--quick", action="store_true",
                         help="fast smoke run: shallow workloads, figures not comparable")
-    parser.add_argument("--merge", action="store_true",
-                        help="with --write and --only: replace only those sections of the "
-                        "existing document, and say so in its header")
+    parser.add_argument("--update", metavar="FILE", type=Path,
+                        help="replace only the sections run in this existing document")
     args = parser.parse_args(args_list)
+    if args.update is not None and (args.write is not None or not args.update.is_file()):
+        parser.error("--update takes an existing document, and not with --write")
 
     names = [n for n in MODULES if args.only is None or n in args.only]
     date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -210,10 +179,14 @@ def main(argv: list[str] | None = None) -> int:
 
     header = _machine(_command_text(args_list), args.quick, date, load_start)
     document = "\n".join([*header, *sections])
-    if args.merge and args.write and args.write.exists():
-        document = _merged(args.write.read_text(encoding="utf-8"), sections,
-                           header, [n for n in names if n not in failed])
-    if args.write:
+    if args.update is not None:
+        old = args.update.read_text(encoding="utf-8")
+        rerun = (f"- Rerun: {', '.join(names)} on {date} at commit {_git_revision()} "
+                 f"(`{_command_text(args_list)}`; load {load_start} at the start, "
+                 f"{_load()} at the end); the other sections are from the run above.")
+        args.update.write_text(updated(old, sections, rerun), encoding="utf-8")
+        print(f"[bench] updated {args.update}", file=sys.stderr)
+    elif args.write:
         args.write.parent.mkdir(parents=True, exist_ok=True)
         args.write.write_text(document, encoding="utf-8")
         print(f"[bench] wrote {args.write}", file=sys.stderr)
@@ -225,6 +198,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"[bench] all {len(names)} sections in {total:.0f} s", file=sys.stderr)
     return 0
+
+
+def updated(document: str, sections: list[str], note: str) -> str:
+    """`document` with each of `sections` put in place of the section of the same `## `
+    heading (or added at the end), and `note` added to the header's list."""
+    parts = _sections(document)
+    header = parts.pop(0).rstrip("\n").split("\n")
+    last_item = max(i for i, line in enumerate(header) if line.startswith("- "))
+    header.insert(last_item + 1, note)
+    for section in sections:
+        heading = section.split("\n", 1)[0]
+        for index, part in enumerate(parts):
+            if part.split("\n", 1)[0] == heading:
+                parts[index] = section
+                break
+        else:
+            parts.append(section)
+    return "\n".join(["\n".join(header) + "\n", *(p.rstrip("\n") + "\n" for p in parts)])
+
+
+def _sections(document: str) -> list[str]:
+    """The header, then each part from one `## ` heading to the next."""
+    parts: list[list[str]] = [[]]
+    for line in document.split("\n"):
+        if line.startswith("## "):
+            parts.append([])
+        parts[-1].append(line)
+    return ["\n".join(part) for part in parts]
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@ class UnknownVariantError(EngineError):
     """A variant name or PDN GameType the engine does not serve."""
 
 
+class NothingToTakeBack(EngineError, IndexError):
+    """`Game.pop()` at the start of a game (an IndexError too, as a list's pop is)."""
+
+
 class IllegalMoveError(EngineError):
     """A move that is not legal here; the message says why, for a player.
 

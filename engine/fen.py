@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import FenError, shown
+from engine.errors import EngineError, FenError, shown
 from engine.position import Position
-from engine.variant import BLACK, WHITE, Variant
+from engine.variant import BLACK, WHITE, Variant, get_variant
 
 # ASCII digits only (`\d` would take any script's digits), and no more of them
 # than a square number can have: a longer run is reported, never given to int().
@@ -23,7 +23,9 @@ _SQUARE = re.compile(r"(K?)(\d+|[a-j]\d+)(?:-(\d+|[a-j]\d+))?", re.ASCII | re.IG
 _MAX_DIGITS = 3
 
 
-def read_fen(text: str, variant: Variant) -> Position:
+def read_fen(text: str, variant: Variant | str) -> Position:
+    """The position `text` describes in `variant` (a `Variant` or its name); FenError."""
+    variant = get_variant(variant)
     if not isinstance(text, str):
         raise FenError(f"a FEN is text, not {type(text).__name__}")
     where = f"FEN {shown(text)}"
@@ -92,6 +94,9 @@ def _square(token: str, variant: Variant, where: str) -> int:
 
 
 def write_fen(position: Position) -> str:
+    """`position` as a strict PDN FEN; EngineError for anything but a `Position`."""
+    if not isinstance(position, Position):
+        raise EngineError(f"write_fen writes a Position, not {type(position).__name__}")
     pieces = position.pieces()
     sections = []
     for colour in (WHITE, BLACK):

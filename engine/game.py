@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine import draws
-from engine.errors import EngineError, IllegalMoveError
+from engine.errors import EngineError, IllegalMoveError, NothingToTakeBack
 from engine.position import Move, Position
 from engine.variant import BLACK, WHITE, Variant, get_variant
 
@@ -52,6 +52,10 @@ class Game:
         variant = get_variant(variant)
         if position is None:
             position = variant.initial_position()
+        elif not isinstance(position, Position):
+            hint = " (for a FEN: Game.from_fen(fen, variant))" if isinstance(position, str) else ""
+            raise EngineError(f"a game starts from a Position, not {type(position).__name__}"
+                              + hint)
         elif position.variant != variant:
             raise EngineError(f"the position is a {position.variant.name} position; "
                               f"this game is {variant.name}")
@@ -109,7 +113,8 @@ class Game:
         if move not in before.legal_moves():
             raise IllegalMoveError(f"{move!r} is not legal in {before.fen()}")
         after = before.play(move)
-        man_moved = not before.piece_at(move.origin).king  # a legal move's origin holds a piece
+        piece = before.piece_at(move.origin)  # a legal move's origin holds a piece
+        man_moved = piece is None or not piece.king
         self.moves.append(move)
         self.positions.append(after)
         self.position = after
@@ -118,8 +123,9 @@ class Game:
                                             move.is_capture or man_moved))
 
     def pop(self) -> Move:
+        """Take the last move back and return it; NothingToTakeBack at the start."""
         if not self.moves:
-            raise IndexError("no move to take back")
+            raise NothingToTakeBack("no move to take back")
         move = self.moves.pop()
         undone = self.positions.pop()
         self._repetitions[undone.key] -= 1

@@ -21,10 +21,12 @@ The layers, each its own module: `pdn_source` (bytes to lines, encodings),
 from __future__ import annotations
 
 import io
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from engine.errors import EngineError
 from engine.pdn_infer import FileEvidence, named_variant, rank
 from engine.pdn_records import PdnError, PdnRecord, UnsupportedVariantError, read_records
 from engine.pdn_replay import PdnGame, replay
@@ -63,11 +65,18 @@ def read_games(
     instead and reading goes on with the next game.
     """
     forced = variant if isinstance(variant, Variant) or variant is None else get_variant(variant)
+    if not (isinstance(source, str | bytes | bytearray | os.PathLike)
+            or hasattr(source, "read")):
+        raise EngineError(f"PDN is read from a path, bytes or an open file, "
+                          f"not {type(source).__name__}")
     return _Reader(PdnSource(source), forced, on_error).games()
 
 
 def parse_game(text: str, variant: Variant | str | None = None) -> PdnGame:
-    """The first game of PDN `text`, as a `PdnGame`; `PdnError` if there is none."""
+    """The first game of PDN `text`, as a `PdnGame`; `PdnError` if there is none,
+    EngineError if `text` is not text."""
+    if not isinstance(text, str):
+        raise EngineError(f"a PDN game is text, not {type(text).__name__}")
     for game in read_games(io.StringIO(text), variant):
         return game
     raise PdnError("no game found", 1, 1, 1)

@@ -54,11 +54,16 @@ def write_game(
     `comments[i]`, when given and not None, is written as `{...}` after the i-th move
     (the clocks after it: `engine.pdn_clocks.clock_comment`).
 
-    Raises `EngineError` for a bad tag name or value or a result outside
-    `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an illegal move.
+    Raises `EngineError` for a `game` that is neither a `Game` nor a
+    `Variant`, tags that are not a mapping of names (text) to values (text or
+    numbers; None is an unknown value), a bad tag name or value or a result
+    outside `1-0 0-1 1/2-1/2 2-0 1-1 0-2 0-0 *`, `IllegalMoveError` for an
+    illegal move.
     """
-    tags = {("Result" if str(name).lower() == "result" else name): value
-            for name, value in (tags or {}).items()}
+    if not isinstance(game, Game | Variant):
+        raise EngineError(f"write_game writes a Game, not {type(game).__name__}")
+    tags = {("Result" if name.lower() == "result" else name): value
+            for name, value in _checked(tags).items() if value is not None}
     if isinstance(game, Variant):  # the older form
         variant = game
         start = Position.from_fen(start_fen, variant) if start_fen else variant.initial_position()
@@ -83,6 +88,23 @@ def write_game(
               if name.lower() not in roster and name.lower() not in _COMPUTED]
     words = [*_movetext(variant, start, played, comments), final]
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n\n"
+
+
+def _checked(tags: object) -> dict[str, object]:
+    """`tags` as a dict, every name text and every value text, a number or None."""
+    if tags is None:
+        return {}
+    if not isinstance(tags, Mapping):
+        raise EngineError(f"tags are a mapping of tag names to values, not "
+                          f"{type(tags).__name__}")
+    for name, value in tags.items():
+        if not isinstance(name, str):
+            raise EngineError(f"a tag name is text, not {type(name).__name__} ({name!r:.20})")
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, str | int | float)):
+            raise EngineError(f"tag {name:.20}: a value is text or a number, "
+                              f"not {type(value).__name__}")
+    return dict(tags)
 
 
 def _result(text: str) -> str:

@@ -20,8 +20,11 @@ MAX_DEPTH = 40
 
 
 def perft(position: Position, depth: int, paths: bool = False) -> int:
-    """Leaf nodes at `depth` plies (1 at depth 0); EngineError beyond MAX_DEPTH."""
+    """Leaf nodes at `depth` plies (1 at depth 0); EngineError beyond MAX_DEPTH or for a
+    `position` that is not a `Position`."""
     check_depth(depth, minimum=0)
+    if not isinstance(position, Position):
+        raise EngineError(f"perft counts from a Position, not {type(position).__name__}")
     if depth == 0:
         return 1
     return perft_counts(position, depth, paths)[-1]
@@ -42,6 +45,8 @@ def perft_counts(position: Position, depth: int, paths: bool = False) -> list[in
     The command line prints every depth; counting each level on the way down
     costs no more than the deepest count alone.
     """
+    if not isinstance(position, Position):
+        raise EngineError(f"perft counts from a Position, not {type(position).__name__}")
     if check_depth(depth, minimum=0) == 0:
         return []
     counts = [0] * (depth + 1)

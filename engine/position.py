@@ -127,7 +127,9 @@ class Position:
         return frozenset(self.pieces())
 
     def count(self, color: str) -> tuple[int, int]:
-        """(kings, men) of `color`."""
+        """(kings, men) of `color` ("W" or "B"; EngineError otherwise)."""
+        if color not in (WHITE, BLACK):
+            raise EngineError(f"a colour is W or B, not {color!r:.20}")
         mask = self.white if color == WHITE else self.black
         kings = (mask & self.kings).bit_count()
         return kings, mask.bit_count() - kings

@@ -166,7 +166,10 @@ class Variant:
         return f"{'abcdefghij'[file]}{rank + 1}"
 
     def square_from_name(self, name: str) -> int | None:
-        """The dark square named `c3`, or None (a light square, off the board, not a name)."""
+        """The dark square named `c3`, or None (a light square, off the board, not a name);
+        EngineError for a name that is not text."""
+        if not isinstance(name, str):
+            raise EngineError(f"a square name is text, not {type(name).__name__}")
         name = name.strip().lower()
         rank = name[1:]
         if (not 2 <= len(name) <= 3 or name[0] not in "abcdefghij"[: self.size]

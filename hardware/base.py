@@ -43,7 +43,19 @@ EventListener = Callable[[BoardEvent], None]
 
 
 class BoardUnavailable(Exception):
-    """The backend cannot be used here; the message says what to install or plug in."""
+    """The backend cannot be used here; the message says what to install or plug in.
+
+    As such, a set-up mistake that waiting does not mend (a library missing, not a
+    Raspberry Pi, an unknown board); `BoardNotReady` is the kind that may mend itself.
+    """
+
+
+class BoardNotReady(BoardUnavailable):
+    """The board is missing or not ready yet, and may be ready later without anyone
+    changing this computer: unplugged, its device not created yet (a USB board plugged
+    in after power-on, SPI being enabled), a permission udev has not applied yet, a pin
+    another program still holds, a board still booting or answering with firmware
+    being fixed on it. The host may wait and open it again."""
 
 
 class Backend(ABC):

@@ -29,7 +29,7 @@ from typing import Any
 
 from hardware.base import Backend, BoardUnavailable, Frame
 from hardware.layout import Layout
-from hardware.pi_errors import explain_gpio_failure
+from hardware.pi_errors import gpio_failure
 from hardware.pixels import PixelDriver, PixelStrip
 
 Wait = Callable[[float], None]
@@ -94,7 +94,7 @@ class MatrixScanner:
                 g.setup(pin, g.IN, pull_up_down=g.PUD_UP)
         except Exception as error:  # noqa: BLE001 - lgpio.error is a bare Exception subclass
             self.close()
-            raise BoardUnavailable(explain_gpio_failure(error, pin)) from None
+            raise gpio_failure(error, pin) from None
 
     def scan(self) -> frozenset[int]:
         """Drive each row low in turn and collect the squares whose column reads low."""

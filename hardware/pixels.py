@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from hardware.base import DARK, BoardUnavailable, Colour, Frame
 from hardware.layout import Layout
-from hardware.pi_errors import explain_led_failure
+from hardware.pi_errors import led_failure
 
 INSTALL_HINT = "pip install 'draughtsboard[pi]' (or 'draughtsboard[pi5]' on a Raspberry Pi 5)"
 
@@ -78,7 +78,7 @@ class PixelStrip:
             self.draw({}, 0.0)  # the driver opens its device now: fail here, not mid-game
         except (RuntimeError, OSError, ValueError) as error:
             self._release()
-            raise BoardUnavailable(explain_led_failure(error, layout.led_pin)) from None
+            raise led_failure(error, layout.led_pin) from None
 
     def draw(self, frame: Frame, brightness: float) -> None:
         """Send one frame: every LED gets its square's colour (spares and absent squares dark)."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from hardware import wire
-from hardware.base import DARK, Backend, BoardUnavailable, Colour, Frame
+from hardware.base import DARK, Backend, BoardNotReady, BoardUnavailable, Colour, Frame
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +55,12 @@ class LayoutLike(Protocol):
     def led_of_square(self, square: int) -> int: ...
 
 
-class BoardMismatch(BoardUnavailable):
+class BoardMismatch(BoardNotReady):
     """The board answered, but it is not the board the layout describes
-    (another geometry, or another protocol version)."""
+    (another geometry, or another protocol version). Not ready rather than a set-up
+    error of this computer: the usual fix is made on the board (its firmware or its
+    settings.py, which CircuitPython reloads by itself), and the host finds it mended
+    at its next try."""
 
 
 class BoardFault(BoardMismatch):
@@ -231,11 +235,15 @@ class SerialBackend(Backend):
         serial = self._serial
         try:
             return serial.serial_for_url(self.url, baudrate=115200, timeout=0.02, write_timeout=1.0)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except ValueError as exc:  # pyserial: a URL it cannot read (a set-up mistake)
+            raise BoardUnavailable(f"cannot open {self.url}: {exc}") from None
+        except (serial.SerialException, OSError) as exc:  # absent, busy, no permission yet
             hint = "is the board plugged in, and is this its data port (usually the second one)?"
             if "ermission" in str(exc):
                 hint = "add your user to the 'dialout' group, then log in again"
-            raise BoardUnavailable(f"cannot open {self.url}: {exc}; {hint}") from None
+            number = getattr(exc, "errno", None)  # pyserial repeats the path and errno twice
+            said = os.strerror(number) if isinstance(number, int) else str(exc)
+            raise BoardNotReady(f"cannot open {self.url}: {said}; {hint}") from None
 
     def _handshake(self, port: Any) -> tuple[wire.Hello, wire.Occupancy, wire.Decoder]:
         """QUERY until the board answers HELLO, then wait for a full OCCUPANCY after it."""
@@ -272,8 +280,8 @@ class SerialBackend(Backend):
                                 "fix it on the board's CIRCUITPY drive (firmware/README.md)"
                             )
         except (serial.SerialException, OSError) as exc:
-            raise BoardUnavailable(f"lost {self.url} while connecting: {exc}") from None
-        raise BoardUnavailable(
+            raise BoardNotReady(f"lost {self.url} while connecting: {exc}") from None
+        raise BoardNotReady(
             f"no answer from a draughtsboard on {self.url} within {self.connect_timeout:g} s: "
             "is the draughtsboard firmware on it (firmware/README.md), and is this its data "
             "port (usually the second /dev/ttyACM*)?"

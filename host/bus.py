@@ -31,8 +31,9 @@ KINDS = (
     "announcement",  # something was said: {"kind", "text", "params"}
     "notice",  # recogniser notices: crown, illegal-board, board-ok, capture-mandatory...
     "settings",  # hint level, language or players changed: {"hints", "language", "players"}
-    "device",  # the board itself: {"event": "disconnected" | "reconnected"}
+    "device",  # the board itself: {"event": one of host.session.core.DEVICE_EVENTS}
     "hint-request",  # a player asked for a hint (the board's command menu): {}
+    "draw-offer",  # a person offered the computer a draw: {"side": the person's side}
     "computer",  # the computer opponent: {"state": "thinking" | "move" | "hint" | "idle", ...}
     "tags",  # the game's players, event, round (a club's pairings): {"tags": {PDN tag: value}}
     # both clocks changed course (a move, a take back, a start or stop, the flag):

@@ -2,18 +2,21 @@
 
 Each sub-command lives in its own module under `host/commands/`, which exposes
 `register(subparsers)`; this module only assembles them and turns expected
-failures into one line on stderr with exit status 2 (never a traceback).
+failures into one line on stderr with the exit status their kind has
+(host/errors.py: 2 for a mistake to fix, 75 for a board not ready yet), never
+a traceback; an unexpected error (a bug) is logged with its traceback and exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from host.errors import UserError
+from host.errors import ExitStatus, UserError
 
 # Sub-command modules, in the order `--help` lists them.
 COMMAND_MODULES = (
@@ -52,7 +55,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         text = " ".join(message.split())
-        self.exit(2, f"{self.prog}: {text} (see: {self.prog} --help)\n")
+        self.exit(ExitStatus.CONFIGURATION, f"{self.prog}: {text} (see: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,14 +86,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except UserError as error:
         print(f"draughtsboard: {error}", file=sys.stderr)
-        return 2
+        return int(error.exit_status)
     except KeyboardInterrupt:
         print(file=sys.stderr)
-        return 130
+        return int(ExitStatus.INTERRUPTED)
     except BrokenPipeError:
         # Output piped into `head` and closed early: not an error for the user.
         sys.stderr.close()
-        return 0
+        return int(ExitStatus.OK)
+    except Exception as error:  # a bug: its traceback is for whoever fixes it, in the log
+        logging.getLogger("draughtsboard").critical(
+            "crashed (a bug; exit status %d): %s", ExitStatus.CRASH, error, exc_info=True
+        )
+        print(
+            f"draughtsboard: crashed: {type(error).__name__}: {error} (a bug: please report it "
+            "with the log above)",
+            file=sys.stderr,
+        )
+        return int(ExitStatus.CRASH)
 
 
 def _command_parser(

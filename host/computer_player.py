@@ -15,6 +15,20 @@ side to move is the computer's (`Session.players`):
 3. any change of position (a move, a takeback, a new game, an end, other
    players) cancels the search at once, so a stale move is never lit.
 
+The worker is started and made ready for the variant as soon as a game has a
+computer side (`Opponent.prepare`), not at its first turn, so the first move
+spends its time searching. On a game clock (`time.clock_of`, set by whoever keeps
+the clocks) each search's time follows the clock left, the increment, and
+how long hands take to carry the computer's moves out.
+
+A draw offered to the computer (`Session.offer_draw`, bus update
+"draw-offer") is answered by `engine.search.offers`: from its search's score
+of the position as it stands: the score of its own search if it is thinking
+about its move (answered when that ends), of the search behind its lit move,
+or of a `DRAW_SEARCH` seconds' search on the person's turn. Accepted, the game
+ends by agreement; declined, the reason is said. A move played meanwhile
+lapses the offer, as at a table.
+
 A hint (the page's button, the board's command menu) searches the best move
 for the person to move for `HINT_SEARCH` seconds and lights it over the
 game's frame for `HINT_SHOW` seconds, or until the board changes. On the
@@ -31,7 +45,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Move
+from engine.search.api import Analysis
+from engine.search.offers import in_opening
 from host.bus import Update
+from host.computer_turns import ComputerClock, answer_offer
 from host.errors import UserError
 from host.hints import Hint, blinking, move_hint
 from host.opponent import ComputerMove, Opponent, OpponentError, SearchJob
@@ -46,6 +63,8 @@ HINT_SEARCH = 2.0
 HINT_SHOW = 6.0
 #: seconds the computer's move blinks when a hint is refused on its turn
 REFUSED_SHOW = 4.0
+#: seconds the computer searches a position on the person's turn to answer a draw offer
+DRAW_SEARCH = 1.0
 
 Post = Callable[[Callable[[], None]], Any]
 
@@ -55,7 +74,7 @@ class _Asked:
     """What a search was asked about: the game as it stood, and why."""
 
     key: tuple[object, ...]
-    purpose: str  # "move" or "hint"
+    purpose: str  # "move", "hint" or "draw" (a draw offer's evaluation)
 
 
 @dataclass(frozen=True)
@@ -92,6 +111,12 @@ class ComputerPlayer:
         self.move: Move | None = None
         self.move_text: str | None = None
         self._shown: _Shown | None = None
+        #: what the search behind the lit move saw (a draw offer is answered from it)
+        self._lit: tuple[tuple[object, ...], Analysis] | None = None
+        #: a draw offer waiting for the search about the computer's move: its position key
+        self._offer: tuple[object, ...] | None = None
+        #: its clock; whoever keeps the game's clocks sets `time.clock_of`
+        self.time = ComputerClock()
         self._unsubscribe = session.subscribe(self._follow)
         session.overlay = self._overlay
 
@@ -149,10 +174,12 @@ class ComputerPlayer:
             raise UserError("it is the computer's turn: carry out its lit move")
         if self._job is not None and self._asked is not None and self._asked.purpose == "hint":
             return  # already looking
+        if self._job is not None and self._asked is not None and self._asked.purpose == "draw":
+            raise UserError("the computer is thinking about the draw offer")
         self._stop()
         self._asked = _Asked(self._key(), "hint")
         self._job = self.opponent.hint(
-            session.game, HINT_SEARCH, on_result=self._from_worker
+            session.game, HINT_SEARCH, on_result=self._answer_to(self._asked)
         )
         self._publish("thinking-hint")
 
@@ -166,6 +193,13 @@ class ComputerPlayer:
                 log.info("hint refused: %s", error)
                 self._refuse_hint()
             return
+        if update.kind == "draw-offer":
+            self._draw_offered(update.data["side"])
+            return
+        if update.kind == "move" and self.time.waiting:  # only its move was allowed
+            self.time.carried_out(float(update.data.get("finished", update.time)))
+        if update.kind == "new-game" and self._opponent is not None:
+            self._opponent.new_game()
         if update.kind in ("move", "takeback", "new-game", "outcome", "settings"):
             self._consider()
         elif update.kind == "notice" and update.data.get("notice") == "illegal-board":
@@ -182,6 +216,12 @@ class ComputerPlayer:
         players = tuple(sorted(session.players.items()))
         return (game.variant.name, game.fen(), len(game.moves), players)
 
+    def _computer_side(self) -> str | None:
+        """The side the computer plays when it plays exactly one, else None."""
+        session = self.session
+        levels = computer_levels(session.players, session.config.computer_level)
+        return next(iter(levels)) if len(levels) == 1 else None
+
     def _computer_to_move(self) -> int | None:
         """The computer's level if it is to move in a game that goes on, else None."""
         session = self.session
@@ -191,12 +231,16 @@ class ComputerPlayer:
         return levels.get(session.game.position.turn)
 
     def _consider(self) -> None:
-        """After any change: drop what is stale, then think if it is the computer's turn."""
+        """After any change: drop what is stale, get the worker ready for a game with the
+        computer, then think if it is the computer's turn."""
         key = self._key()
         if self._asked is not None and self._asked.key != key:
             self._stop()
         if self._shown is not None and self._shown.key != key:
             self._shown = None
+        if self._offer is not None and self._offer != key:
+            self._offer = None  # a move was played: the offer lapsed
+        self._warm_up()
         level = self._computer_to_move()
         if level is None:
             if self.move is not None or self.session.recogniser.allowed is not None:
@@ -212,7 +256,10 @@ class ComputerPlayer:
         self.session.allow_only(now, [])  # nobody plays the computer's side meanwhile
         self._asked = _Asked(key, "move")
         try:
-            self._job = self.opponent.start(self.session.game, level, on_result=self._from_worker)
+            side = self.session.game.position.turn
+            self._job = self.opponent.start(self.session.game, level,
+                                            clock=self.time.for_side(side),
+                                            on_result=self._answer_to(self._asked))
         except (OpponentError, OSError, ValueError) as error:
             self._asked = None
             self._job = None
@@ -220,6 +267,19 @@ class ComputerPlayer:
             log.warning("the computer cannot play: %s", error)
             return
         self._publish("thinking")
+
+    def _warm_up(self) -> None:
+        """Start the worker and build the search for this variant when a game that goes on
+        has a computer side: its first move then finds everything ready."""
+        session = self.session
+        if session.recogniser.outcome is not None:
+            return
+        if not computer_levels(session.players, session.config.computer_level):
+            return
+        try:
+            self.opponent.prepare(session.game.variant)
+        except (OpponentError, OSError) as error:
+            log.warning("the computer's search cannot start: %s", error)
 
     def _stop(self) -> None:
         """Cancel the search in flight (its answer, if it still comes, is dropped)."""
@@ -242,22 +302,68 @@ class ComputerPlayer:
         self._shown = _Shown(self.move, frame, now + REFUSED_SHOW, self._key(), refusal=True)
         self.session.redraw(now)
 
+    # -- draw offers --------------------------------------------------------------------------
+
+    def _draw_offered(self, side: str) -> None:
+        """`side` offered the computer a draw: answer now, when its move search ends, or
+        after a short search of its own."""
+        session = self.session
+        computer = self._computer_side()
+        if session.recogniser.outcome is not None or computer is None or computer == side:
+            return
+        key = self._key()
+        if in_opening(session.game):
+            self._answer_offer(computer, None)
+            return
+        asked = self._asked
+        if asked is not None and asked.key == key and asked.purpose in ("move", "draw"):
+            if asked.purpose == "move":
+                self._offer = key  # answered when its move search ends
+            return
+        if self._lit is not None and self._lit[0] == key and self._lit[1].depth > 0:
+            self._answer_offer(computer, self._lit[1])  # (an only move was not searched)
+            return
+        self._stop()  # a hint can wait: the offer is answered first
+        self._asked = _Asked(key, "draw")
+        try:
+            self._job = self.opponent.hint(session.game, DRAW_SEARCH,
+                                           on_result=self._answer_to(self._asked))
+        except (OpponentError, OSError, ValueError) as error:
+            self._asked = self._job = None
+            log.warning("the computer cannot weigh the draw offer: %s", error)
+            self._answer_offer(computer, None)
+
+    def _answer_offer(self, computer: str, analysis: Analysis | None) -> bool:
+        return answer_offer(self.session, computer, analysis, self.clock())
+
     # -- answers ----------------------------------------------------------------------------
 
-    def _from_worker(self, computer: ComputerMove) -> None:
-        """Called in the opponent's thread: hand the answer to the loop."""
-        job = self._job
-        self.post(lambda: self._arrived(job, computer))
+    def _answer_to(self, asked: _Asked | None) -> Callable[[ComputerMove], None]:
+        """The callback for the search asked as `asked` (called in the opponent's thread):
+        hands the answer to the loop, tied to the question it answers."""
+        def deliver(computer: ComputerMove) -> None:
+            self.post(lambda: self._arrived(asked, computer))
 
-    def _arrived(self, job: SearchJob | None, computer: ComputerMove) -> None:
+        return deliver
+
+    def _arrived(self, asked: _Asked | None, computer: ComputerMove) -> None:
         """On the loop: use the answer only if it answers the game as it is now."""
-        asked = self._asked
-        if job is None or job is not self._job or asked is None or asked.key != self._key():
+        if asked is None or asked is not self._asked or asked.key != self._key():
             return  # cancelled, or the game moved on meanwhile: stale
         self._job = None
         self._asked = None
         now = self.clock()
         text = self._text(computer.move)
+        if asked.purpose == "draw":
+            side = self._computer_side()
+            if side is not None:
+                self._answer_offer(side, computer.analysis)
+            return
+        offered = self._offer == asked.key  # a draw offered while it thought
+        self._offer = None
+        if offered and computer.analysis.depth > 0 and self._answer_offer(
+                self.session.game.position.turn, computer.analysis):
+            return  # accepted: the game is over, its move is never lit
         if asked.purpose == "hint":
             self._shown = _Shown(computer.move, move_hint(computer.move), now + HINT_SHOW,
                                  asked.key)
@@ -266,12 +372,16 @@ class ComputerPlayer:
             self.session.redraw(now)
             return
         self.move, self.move_text = computer.move, text
+        self._lit = (asked.key, computer.analysis)
+        self.time.lit(now)
         self.session.allow_only(now, [computer.move])
         self.session.announcer.announce(
             "computer-move", side=self.session.game.position.turn, move=text,
             level=computer.level,
         )
         self._publish("move")
+        if offered and computer.analysis.depth == 0:  # its only move, unsearched
+            self._draw_offered(_other(self.session.game.position.turn))
 
     # -- the hint's frame ---------------------------------------------------------------------
 
@@ -299,6 +409,10 @@ class ComputerPlayer:
 
     def _publish(self, state: str) -> None:
         self.session.bus.publish("computer", self.clock(), state=state)
+
+
+def _other(side: str) -> str:
+    return "B" if side == "W" else "W"
 
 
 def _move_data(move: Move | None, text: str | None) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ one, or was set aside for another variant.
 
 from __future__ import annotations
 
-import sys
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,6 +19,8 @@ from host.clock.control import parse_time_control
 from host.config import Config
 from host.errors import UserError
 from host.journal import Journal, JournalGame, pdn_stem, write_pdn
+
+log = logging.getLogger(__name__)
 
 
 def variant_to_play(config: Config, *, explicit: bool, resume: bool = True) -> Config:
@@ -87,13 +89,21 @@ def pdn_text(record: JournalGame, result: str, tags: Mapping[str, str] | None = 
 
 
 def save_game(
-    record: JournalGame, result: str, games_dir: Path, tags: Mapping[str, str] | None = None
+    record: JournalGame,
+    result: str,
+    games_dir: Path,
+    tags: Mapping[str, str] | None = None,
+    journal: Journal | None = None,
 ) -> Path | None:
     """Write the game's PDN to the games folder (a game is never lost); None if it cannot
-    be written (said on stderr: the game goes on)."""
+    be written now: handed to `journal` (`Journal.keep_game`), it is written when the disk
+    takes it again; without one, it is only said in the log. The game goes on either way."""
     text = pdn_text(record, result, tags)
+    stem = pdn_stem(record.started, record.variant)
+    if journal is not None:
+        return journal.keep_game(games_dir, stem, text)
     try:
-        return write_pdn(games_dir, pdn_stem(record.started, record.variant), text)
+        return write_pdn(games_dir, stem, text)
     except OSError as error:
-        print(f"warning: cannot save the game: {error.strerror}", file=sys.stderr)
+        log.warning("cannot save the game in %s: %s", games_dir, error.strerror or error)
         return None

@@ -2,22 +2,38 @@
 
 JSON lines, one record per event (the game's header with its variant, start
 position and players; moves; takebacks; other players; the end), appended and
-fsync'd, so a power cut loses nothing that was announced. A torn last line
-(power lost mid-write) is ignored on reading. The journal holds the current
-game only; when a game ends (or is abandoned for a new one) its PDN goes to
-the games folder.
+fsync'd, so a power cut loses nothing that was announced. A torn line (power
+lost, or the disk full, mid-write) is ignored on reading, and the next record
+starts on a line of its own. The journal holds the current game only; when a
+game ends (or is abandoned for a new one) its PDN goes to the games folder
+(`keep_game`).
+
+When the disk refuses a write (full, read-only, the folder gone or no longer
+writable), the game goes on: what could not be written is kept in memory, in
+order, and `read` answers with it as if written; every later write, and
+`flush` (the runtime calls it every few seconds), tries again, and once the
+disk takes it the file is whole again. The journal never raises for a write:
+it logs the trouble and tells `on_trouble` once when writing stops working
+(with the reason) and once when it works again (None), so the board can say so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from host.players import players_or_none
+
+log = logging.getLogger(__name__)
+
+Record = dict[str, Any]
 
 
 @dataclass
@@ -56,10 +72,26 @@ def _fsync_dir(path: Path) -> None:
 
 
 class Journal:
-    """Append-only, fsync'd record of the current game at `path`."""
+    """Append-only, fsync'd record of the current game at `path`, and the hand-over of
+    finished games' PDN to the games folder.
 
-    def __init__(self, path: Path) -> None:
+    Invariant: once this journal has read or started a game, `_records` is that game as
+    it stands, and the file holds its first `_on_disk` records (all of it unless
+    `_rewrite`: then the file is to be written whole, a new game or a file that went
+    away); `trouble` is None exactly when nothing is waiting to be written.
+    """
+
+    def __init__(self, path: Path, on_trouble: Callable[[str | None], None] | None = None) -> None:
         self.path = Path(path)
+        self.on_trouble = on_trouble
+        #: why writing fails now (None: everything is on disk)
+        self.trouble: str | None = None
+        self._records: list[Record] | None = None
+        self._on_disk = 0
+        self._rewrite = False
+        #: saved games not written yet: (games folder, name stem, PDN text)
+        self._unsaved: list[tuple[Path, str, str]] = []
+        self._last_saved: Path | None = None
 
     def start(
         self,
@@ -72,7 +104,6 @@ class Journal:
         """Begin a new game: atomically replace the file with a fresh header (with who
         plays each side and the time control, so a resumed game is played by the same
         players on the same clock)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         header: dict[str, Any] = {
             "type": "game",
             "variant": variant,
@@ -83,19 +114,12 @@ class Journal:
             header["players"] = dict(players)
         if clock is not None:
             header["clock"] = clock
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(header) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path)
-        _fsync_dir(self.path.parent)
+        self._records, self._on_disk, self._rewrite = [header], 0, True
+        self.flush()
 
-    def _append(self, record: dict[str, Any]) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+    def _append(self, record: Record) -> None:
+        self._loaded().append(record)
+        self.flush()
 
     def move(
         self,
@@ -149,39 +173,151 @@ class Journal:
                 entry["fen"], clock=entry.get("clock"), took=entry.get("took"),
             )
 
-    def read(self) -> JournalGame | None:
-        """The game on disk, or None if there is no readable journal."""
-        try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (FileNotFoundError, UnicodeDecodeError):
-            return None
-        game: JournalGame | None = None
-        for line in lines:
+    def keep_game(self, games_dir: Path, stem: str, text: str) -> Path | None:
+        """Write a finished (or abandoned) game's PDN to `games_dir` (`write_pdn`); if the
+        disk refuses it now, it is kept and written by a later `flush` (None then)."""
+        self._unsaved.append((Path(games_dir), stem, text))
+        self.flush()
+        return None if self._unsaved else self._last_saved
+
+    # -- writing, whatever the disk says -----------------------------------------------
+
+    def flush(self) -> None:
+        """Write what is waiting (records, saved games), or say why it cannot; never raises."""
+        problem = self._write_records()
+        while self._unsaved and problem is None:
+            games_dir, stem, text = self._unsaved[0]
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # torn write at power loss: only ever the last line
-            if not isinstance(record, dict):
-                continue
-            kind = record.get("type")
-            if kind == "game":
-                game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
-                game.players = players_or_none(record.get("players"))
-                clock = record.get("clock")
-                game.clock = clock if isinstance(clock, str) else None
-            elif game is None:
-                continue
-            elif kind == "move":
-                game.moves.append(record)
-            elif kind == "takeback" and game.moves:
-                # A takeback after the end (a physical one, from the board) opens the game again.
-                game.moves.pop()
-                game.result = game.reason = None
-            elif kind == "players":
-                game.players = players_or_none(record.get("players")) or game.players
-            elif kind == "end":
-                game.result, game.reason = record.get("result"), record.get("reason")
-        return game
+                self._last_saved = write_pdn(games_dir, stem, text)
+            except OSError as error:
+                problem = f"cannot save the game in {games_dir}: {_reason(error, games_dir)}"
+            else:
+                self._unsaved.pop(0)
+        self._report(problem)
+
+    def _write_records(self) -> str | None:
+        records = self._records
+        if records is None or (self._on_disk == len(records) and not self._rewrite):
+            return None
+        try:
+            if self._rewrite or not self.path.is_file():  # a new game, or the file went away
+                self._replace(records)
+            else:
+                self._append_lines(records[self._on_disk :])
+        except OSError as error:
+            return f"cannot write the journal {self.path}: {_reason(error, self.path.parent)}"
+        self._on_disk, self._rewrite = len(records), False
+        return None
+
+    def _replace(self, records: Iterable[Record]) -> None:
+        """The file becomes exactly `records`, or stays as it was (write aside, rename)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                handle.write("".join(json.dumps(r) + "\n" for r in records))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise
+        _fsync_dir(self.path.parent)
+
+    def _append_lines(self, records: Iterable[Record]) -> None:
+        """Append `records`, each on a line of its own even after a torn write; a write
+        that fails is cut back where the disk lets it."""
+        text = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
+        with open(self.path, "a+b") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if size:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":
+                    text = b"\n" + text
+            try:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            except OSError:
+                # a torn line left behind is skipped on reading; the next write starts anew
+                with contextlib.suppress(OSError):
+                    handle.truncate(size)
+                raise
+
+    def _report(self, problem: str | None) -> None:
+        """Log and tell `on_trouble` when writing stops, or starts working again."""
+        before, self.trouble = self.trouble, problem
+        if problem is not None and problem != before:
+            log.warning("%s; the game goes on in memory and is written when it can be", problem)
+        elif problem is None and before is not None:
+            log.info("the journal and the saved games are written again")
+        if (problem is None) != (before is None) and self.on_trouble is not None:
+            self.on_trouble(problem)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def read(self) -> JournalGame | None:
+        """The game as it stands (what is on disk and what waits to be written), or None
+        if there is no readable journal."""
+        return _game(self._loaded())
+
+    def _loaded(self) -> list[Record]:
+        """The current game's records: read from the file the first time."""
+        if self._records is None:
+            self._records = _read_records(self.path)
+            self._on_disk = len(self._records)
+        return self._records
+
+
+def _read_records(path: Path) -> list[Record]:
+    """The records the file holds, torn lines left out; none if it cannot be read."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    records = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn write (power lost, the disk full)
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def _game(records: Iterable[Record]) -> JournalGame | None:
+    """The last game the records describe."""
+    game: JournalGame | None = None
+    for record in records:
+        kind = record.get("type")
+        if kind == "game":
+            game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
+            game.players = players_or_none(record.get("players"))
+            clock = record.get("clock")
+            game.clock = clock if isinstance(clock, str) else None
+        elif game is None:
+            continue
+        elif kind == "move":
+            game.moves.append(record)
+        elif kind == "takeback" and game.moves:
+            # A takeback after the end (a physical one, from the board) opens the game again.
+            game.moves.pop()
+            game.result = game.reason = None
+        elif kind == "players":
+            game.players = players_or_none(record.get("players")) or game.players
+        elif kind == "end":
+            game.result, game.reason = record.get("result"), record.get("reason")
+    return game
+
+
+def _reason(error: OSError, folder: Path) -> str:
+    """The system's words for it ("No space left on device", "Read-only file system"), or
+    plain ones when a file stands where `folder` (or a folder above it) should be."""
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return f"{folder} is not a folder (a file stands in its way)"
+    return error.strerror or str(error)
 
 
 def result_text(winner: str | None, variant_name: str) -> str:
@@ -214,11 +350,17 @@ def unused_path(games_dir: Path, stem: str) -> Path:
 
 
 def write_pdn(games_dir: Path, stem: str, text: str) -> Path:
-    """Write `text` to a new file in `games_dir` (never overwriting) and fsync it."""
+    """Write `text` to a new file in `games_dir` (never overwriting) and fsync it; a write
+    the disk refuses leaves no file behind."""
     path = unused_path(games_dir, stem)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError:
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+        raise
     _fsync_dir(games_dir)
     return path

@@ -8,6 +8,13 @@ a scan.
 
 - The board is scanned every scan period on a fixed grid; each snapshot goes
   to the session, which also runs its settle timers and blinking then.
+- A board that is not there yet (`LiveBoard.ready` False: a USB board plugged
+  in later, SPI or a permission not applied yet) is waited for: the runtime
+  says so (log, console, voice, page, status file), tries to open it every
+  `BOARD_RETRY` seconds off the loop (the page and the computer go on), and
+  once it opens, the session is shown its first settled reading and play
+  starts; after `wait_for_board` seconds (if given) it gives up with
+  `DeviceNotReady`.
 - Typed commands are read from standard input only when it is a terminal; a
   service (systemd) or a pipe gets no console, and `run` keeps going.
 - SIGTERM and SIGINT stop it cleanly: tasks cancelled, web server closed, LEDs
@@ -30,16 +37,18 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from engine import VARIANTS, FenError, Position, Variant, get_variant
+from hardware.base import Snapshot
+from hardware.board import Board
 from host.bus import Listener, Update
 from host.clock.control import PRESETS
 from host.computer_player import ComputerPlayer
 from host.controls import CONTROLS, refusals
-from host.errors import UserError
+from host.errors import DeviceNotReady, UserError
 from host.live_board import HandsRefused, LiveBoard
 from host.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
 from host.opponent import Opponent
@@ -52,6 +61,8 @@ log = logging.getLogger(__name__)
 
 #: how long a simulated hand waits for the debouncer to accept its change
 SEEN_TIMEOUT = 1.0
+#: seconds between two tries at opening a board that is not there yet
+BOARD_RETRY = 1.0
 
 
 class Refused(Exception):
@@ -98,17 +109,20 @@ class Runtime:
         *,
         clock: Callable[[], float] = time.monotonic,
         opponent: Callable[[], Opponent] | None = Opponent,
+        wait_for_board: float | None = None,
     ) -> None:
         """`opponent`: how to start the computer's search worker (None: no computer, the
-        players setting is then refused)."""
+        players setting is then refused). `wait_for_board`: how many seconds a board that
+        is not there yet is waited for (None: as long as it takes)."""
         self.session = session
         self.board = board
         self.clock = clock
+        self.wait_for_board = wait_for_board
         self.tracker = PieceTracker(self._sensed_pieces())
         self._scanned = asyncio.Condition()
         self._stopping: asyncio.Event | None = None
         self._services: list[Callable[[], Awaitable[None]]] = []
-        self._periodic: list[Callable[[], Awaitable[None]]] = []
+        self._periodic: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._make_opponent = opponent
         #: the computer opponent, while `run` runs (it needs the loop)
         self.computer: ComputerPlayer | None = None
@@ -311,6 +325,8 @@ class Runtime:
 
     async def _scan_forever(self) -> None:
         """Scan on a fixed grid; a late scan restarts the grid instead of bursting."""
+        if not self.board.ready:
+            await self._wait_for_board()
         period = self.board.scan_period
         deadline = self.clock()
         while True:
@@ -324,6 +340,44 @@ class Runtime:
                 await asyncio.sleep(0)
             else:
                 await asyncio.sleep(deadline - now)
+
+    async def _wait_for_board(self) -> None:
+        """Try to open the board until it opens, saying why it waits each time the reason
+        changes; then show the session the board's first settled reading."""
+        board = self.board
+        started = self.clock()
+        said: str | None = None
+        while True:
+            reason = board.waiting or "not open"
+            if reason != said:
+                log.warning("waiting for the board: %s", reason)
+                if said is None:
+                    self.session.board_event("waiting-for-board")
+                said = reason
+            waited = self.clock() - started
+            if self.wait_for_board is not None and waited >= self.wait_for_board:
+                raise DeviceNotReady(f"no board after waiting {waited:.0f} s: {reason}")
+            try:
+                opened, snapshot = await self._open_off_the_loop()
+            except DeviceNotReady as error:
+                board.waiting = str(error)
+                await asyncio.sleep(BOARD_RETRY)
+                continue
+            break
+        board.install(opened)
+        log.info("the board is ready after %.0f s: play starts", self.clock() - started)
+        self.session.board_event("board-found")
+        self.session.observe(snapshot.time, board.squares.occupied(snapshot.occupied))
+
+    async def _open_off_the_loop(self) -> tuple[Board, Snapshot]:
+        """`LiveBoard.open_settled` on a worker thread (a USB handshake takes seconds); a
+        board opened after the runtime gave up waiting is closed again."""
+        future = asyncio.get_running_loop().run_in_executor(None, self.board.open_settled)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            future.add_done_callback(_close_if_opened)
+            raise
 
     def _scan_once(self) -> None:
         now, occupied = self.board.poll()
@@ -394,3 +448,7 @@ class Runtime:
     def _draw(self, frame: dict[int, tuple[int, int, int]]) -> None:
         self.board.show(frame)
 
+
+def _close_if_opened(future: asyncio.Future[tuple[Board, Snapshot]]) -> None:
+    if not future.cancelled() and future.exception() is None:
+        future.result()[0].close()

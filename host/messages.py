@@ -27,6 +27,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Empate por acordo.",
         "disconnected": "Tabuleiro desconectado.",
         "reconnected": "Tabuleiro reconectado.",
+        "waiting-for-board": "Aguardando o tabuleiro: conecte-o. O jogo começa quando ele "
+        "estiver pronto.",
+        "board-found": "Tabuleiro pronto. Bom jogo!",
+        "storage-failed": "Não consigo gravar a partida no cartão. O jogo continua na "
+        "memória; veja o registro.",
+        "storage-ok": "A partida volta a ser gravada no cartão.",
         "resume-offer": "Jogo interrompido de {variant} encontrado ({moves}). "
         "Arrume as casas acesas para continuar.",
         "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
@@ -52,6 +58,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "clock-warning": "{side}: {time} no relógio.",
         "clock-paused": "Relógio parado.",
         "clock-resumed": "O relógio volta a correr.",
+        "draw-offer-computer": "As {side} propõem empate ao computador.",
+        "computer-draw-accepted": "O computador aceita o empate.",
+        "computer-draw-declined": "O computador recusa o empate: não está pior, e ainda há "
+        "jogo.",
+        "computer-draw-declined-better": "O computador recusa o empate: está melhor.",
+        "computer-draw-declined-opening": "O computador recusa o empate: ainda é a abertura "
+        "(os primeiros {moves} de cada lado).",
     },
     "en": {
         "move": "{side} played {move}.",
@@ -71,6 +84,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draw-agreed": "Draw agreed.",
         "disconnected": "Board disconnected.",
         "reconnected": "Board reconnected.",
+        "waiting-for-board": "Waiting for the board: plug it in. Play starts when it is "
+        "ready.",
+        "board-found": "The board is ready. Play on.",
+        "storage-failed": "Cannot write the game to the card. Play goes on in memory; "
+        "see the log.",
+        "storage-ok": "The game is written to the card again.",
         "resume-offer": "An unfinished game of {variant} was found ({moves}). "
         "Put the lit squares right to continue.",
         "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "
@@ -97,6 +116,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "clock-warning": "{side}: {time} left.",
         "clock-paused": "Clock stopped.",
         "clock-resumed": "The clock runs again.",
+        "draw-offer-computer": "{side} offers the computer a draw.",
+        "computer-draw-accepted": "The computer accepts the draw.",
+        "computer-draw-declined": "The computer declines the draw: it does not stand worse, "
+        "and there is still a game to play.",
+        "computer-draw-declined-better": "The computer declines the draw: it stands better.",
+        "computer-draw-declined-opening": "The computer declines the draw: it is still the "
+        "opening (the first {moves} of each side).",
     },
 }
 

@@ -11,13 +11,16 @@ file and the SD card is not worn by a write per scan. What it holds:
      "game": {"variant": "brazilian", "started": "...", "moves": 12, "turn": "W",
               "fen": "...", "result": null, "reason": null, "correcting": false},
      "players": {"W": "human", "B": "computer:3"},
+     "waiting": null | "cannot open /dev/ttyACM0: ...",
      "problems": [{"time": "...", "level": "warning", "message": "..."}],
      "chatter": {"12": 340}}
 
 `chatter` counts, per board square (the board's own reading-order number, as
 the self-test names them), the flickers the debouncer rejected in the last
 minute, for squares with at least `CHATTER_PER_MINUTE`: a loose contact
-flickers hundreds of times a minute, a hand's slide a few.
+flickers hundreds of times a minute, a hand's slide a few. `waiting` is why the
+board is waited for (host/live_board.py: not plugged in, not ready), null once
+it is open.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ class StatusWriter:
         now = self.clock()
         chatter = self._chatter(now, board)
         game = self._game(session)
-        key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())))
+        waiting = getattr(board, "waiting", None)
+        key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())), waiting)
         if not force and key == self._last_key and now - self._last_write < MIN_INTERVAL:
             return False
         self._last_key = key
@@ -97,6 +101,7 @@ class StatusWriter:
                 "layout": getattr(board, "layout_name", None) or self.layout,
                 "game": game,
                 "players": dict(getattr(session, "players", {})),
+                "waiting": waiting,
                 "problems": self._problems(),
                 "chatter": {str(sq): n for sq, n in sorted(chatter.items())},
             }

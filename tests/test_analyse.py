@@ -101,8 +101,16 @@ def test_text_output_names_the_move_score_and_line(capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize("args, message", [
     (["--fen", "W:W22:Bzz"], "cannot read square"),
-    (["--fen", SHOT, "--depth", "0"], "--depth must be at least 1"),
-    (["--fen", SHOT, "--time", "-1"], "--time must be a positive number"),
+    (["--fen", SHOT, "--depth", "0"], "--depth runs from 1 to 64 plies, not 0"),
+    (["--fen", SHOT, "--depth", "-1"], "--depth runs from 1 to 64 plies, not -1"),
+    (["--fen", SHOT, "--depth", "1.5"], "--depth is a whole number of plies"),
+    (["--fen", SHOT, "--depth", "100"], "--depth runs from 1 to 64 plies, not 100"),
+    (["--fen", SHOT, "--time", "-1"], "--time must be above 0 and at most 3600 seconds"),
+    (["--fen", SHOT, "--time", "0"], "--time must be above 0 and at most 3600 seconds"),
+    (["--fen", SHOT, "--time", "nan"], "--time must be a number of seconds, not NaN"),
+    (["--fen", SHOT, "--time", "inf"], "not infinite"),
+    (["--fen", SHOT, "--time", "1e9"], "at most 3600 seconds"),
+    (["--fen", SHOT, "--time", "soon"], "--time is a number of seconds, not 'soon'"),
     (["--fens", "/nonexistent/fens.txt"], "cannot read /nonexistent/fens.txt"),
 ])
 def test_errors_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
@@ -127,3 +135,15 @@ def test_scores_agree_between_colours_on_a_mirrored_position() -> None:
     position = Position.from_fen(SHOT, variant)
     turned = turned_round(position)
     assert analyse(position, depth=4).score == analyse(turned, depth=4).score
+
+
+def test_a_depth_alone_still_stops_and_says_at_which_depth(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import host.commands.analyse as command
+
+    monkeypatch.setattr(command, "DEPTH_TIME", 0.2)  # 60 s in use: a test cannot wait
+    status, out, err = run(capsys, "analyse", "--variant", "brazilian", "--fen",
+                           "W:W21,22,23,24,25,26,27,28:B5,6,7,8,9,10,11,12", "--depth", "64")
+    assert status == 0 and out.startswith("best ")
+    assert err.startswith("draughtsboard: stopped after 0.2 s at depth ")
+    assert err.endswith("(give --time to search longer)\n")

@@ -137,3 +137,17 @@ def test_failing_section_is_reported_and_exits_1(
     assert harness.main(["--only", "engine", "--write", str(out)]) == 1
     text = out.read_text(encoding="utf-8")
     assert "## engine: FAILED" in text and "gave 1 nodes" in text
+
+
+def test_update_replaces_only_the_sections_rerun_and_says_so() -> None:
+    from bench.__main__ import updated
+
+    document = ("# Benchmarks\n\n- Command: `all`\n- Load: 1\n\n## Rules engine\n\nold engine\n\n"
+                "### A table\n\n| a |\n\n## Search: speed\n\nold search\n")
+    new = updated(document, ["## Search: speed\n\nnew search\n", "## Blitz\n\nnew blitz\n"],
+                  "- Rerun: search, blitz")
+    assert new.split("\n")[:5] == ["# Benchmarks", "", "- Command: `all`", "- Load: 1",
+                                   "- Rerun: search, blitz"]
+    assert "old engine" in new and "### A table" in new  # untouched, subsections and all
+    assert "old search" not in new and "new search" in new
+    assert new.index("## Rules engine") < new.index("## Search: speed") < new.index("## Blitz")

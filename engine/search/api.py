@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.errors import EngineError
 from engine.game import Game
 from engine.position import Move, Position
 from engine.search.draws import LineDraws
+from engine.search.options import MAX_DEPTH, check_depth, check_seconds
 from engine.search.searcher import (
     MATE,
     MATE_BOUND,
@@ -38,6 +40,7 @@ class Analysis:
     elapsed: float  # seconds, by the search's own clock
     pv: tuple[Move, ...]
     stopped: bool  # cut short by the time limit or a stop request
+    settled: str | None = None  # why it stopped early (engine/search/timing.py), if it did
 
 
 def root_from_position(position: Position) -> RootState:
@@ -105,18 +108,39 @@ def publish(position: Position, raw: RawResult) -> Analysis:
     if best is not None and (not pv or pv[0] != best):
         pv = [best]
     return Analysis(best=best, score=raw.score, mate=mate_distance(raw.score), depth=raw.depth,
-                    nodes=raw.nodes, elapsed=raw.elapsed, pv=tuple(pv), stopped=raw.stopped)
+                    nodes=raw.nodes, elapsed=raw.elapsed, pv=tuple(pv), stopped=raw.stopped,
+                    settled=raw.settled)
 
 
 def analyse(subject: Game | Position, *, depth: int | None = None, time: float | None = None,
             searcher: Searcher | None = None, stop: Callable[[], bool] | None = None,
             options: SearchOptions | None = None) -> Analysis:
-    """Search `subject` to `depth` plies and/or for `time` seconds (both None: depth 6)."""
+    """Search `subject` to `depth` plies and/or for `time` seconds (both None: depth 6).
+
+    `options` instead of `depth` and `time` sets every limit (`SearchOptions`).
+    EngineError for a subject that is neither a `Game` nor a `Position`, a depth
+    or time out of range (see engine/search/options.py), `options` given with
+    `depth` or `time`, or a `searcher` made for another variant.
+    """
     if isinstance(subject, Game):
         position, root = subject.position, root_from_game(subject)
-    else:
+    elif isinstance(subject, Position):
         position, root = subject, root_from_position(subject)
+    else:
+        raise EngineError(f"analyse takes a Game or a Position, not {type(subject).__name__}")
     if options is None:
-        options = SearchOptions(max_depth=depth or (64 if time else 6), time_limit=time)
-    searcher = searcher or Searcher(position.variant)
+        if depth is not None:
+            check_depth(depth)
+        if time is not None:
+            time = check_seconds(time)
+        options = SearchOptions(max_depth=depth or (MAX_DEPTH if time else 6), time_limit=time)
+    elif depth is not None or time is not None:
+        raise EngineError("give the limits either as options or as depth and time, not both")
+    elif not isinstance(options, SearchOptions):
+        raise EngineError(f"options are SearchOptions, not {type(options).__name__}")
+    if searcher is None:
+        searcher = Searcher(position.variant)
+    elif searcher.variant is not position.variant:
+        raise EngineError(f"this searcher is for {searcher.variant.name}; the position is "
+                          f"{position.variant.name}")
     return publish(position, searcher.search(root, options, stop=stop))

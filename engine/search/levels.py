@@ -11,8 +11,10 @@ is within `margin` centi-men of the best, the better ones more often. They
 never pick a move their own search sees losing more than the margin.
 Level 4 plays the best move it finds in its time.
 
-Time: every level has a time per move; with a game clock the time is the
-smaller of that and a share of the clock left (`think_time`).
+Time: every level has a time per move, and stops sooner in a settled
+position (engine/search/timing.py: one sensible move, a dead-drawn ending, a
+best move that no longer changes). On a game clock the time is the smaller
+of that and a share of the clock (`time_for_move`, `hard_limit`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.search.searcher import MATE_BOUND, THREAT_PLIES, RawMove, RawResult, SearchOptions
+from engine.errors import EngineError
+from engine.search.options import THREAT_PLIES, SearchOptions
+from engine.search.searcher import MATE_BOUND, RawMove, RawResult
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,11 @@ class Level:
     extensions: bool = True
     threat_plies: int = THREAT_PLIES
 
-    def options(self, time_limit: float | None = None, reply_at_once: bool = True
-                ) -> SearchOptions:
+    def options(self, time_limit: float | None = None, reply_at_once: bool = True,
+                deadline: float | None = None, save_time: bool = True) -> SearchOptions:
+        """The search this level makes: its depth and weaknesses, `time_limit` seconds
+        (default its own `move_time`), stopping early in settled positions unless
+        `save_time` is False, never past `deadline` (a time on the searcher's clock)."""
         return SearchOptions(
             max_depth=self.max_depth,
             time_limit=self.move_time if time_limit is None else time_limit,
@@ -46,6 +53,8 @@ class Level:
             margin=self.margin,
             extensions=self.extensions,
             threat_plies=self.threat_plies,
+            deadline=deadline,
+            save_time=save_time,
         )
 
 
@@ -63,34 +72,100 @@ HINT = Level(0, "hint", max_depth=64, move_time=2.0, quiescence_plies=None, marg
 
 
 def get_level(number: int) -> Level:
-    try:
-        return LEVELS[number]
-    except KeyError:
-        raise ValueError(f"level {number} does not exist; choose 1 to {len(LEVELS)}") from None
+    """Level `number` (1-4); EngineError for anything else."""
+    if isinstance(number, bool) or not isinstance(number, int) or number not in LEVELS:
+        shown = number if isinstance(number, int) and -1000 < number < 1000 else "that"
+        raise EngineError(f"level {shown} does not exist; choose 1 to {len(LEVELS)}")
+    return LEVELS[number]
+
+
+# -- a game clock -------------------------------------------------------------------------
+#
+# How the time per move follows a clock (docs/play.md, "The computer on a clock"):
+# the time left, less a reserve, is shared over the moves still expected, plus
+# most of the increment, less what carrying the move out costs (the hands on a
+# real board). The reserve keeps several increments in hand, so when the clock
+# runs low each move spends less than its increment and the clock climbs back
+# instead of running out. A level never thinks longer than its own time per
+# move, so a strong level stays itself and a weak one stays quick.
+EXPECTED_MOVES = 45  # moves a side plays in a game, for planning
+MIN_MOVES_TO_GO = 15  # however long the game has gone, plan for at least these
+INCREMENT_SHARE = 0.75  # of the increment, spent on the move it comes with
+RESERVE_SHARE = 0.1  # of the time left, never planned for
+RESERVE_INCREMENTS = 2  # nor less than this many increments
+RESERVE_SECONDS = 1.0  # nor less than this
+MOST_OF_LEFT = 0.25  # one move never takes more of what is left than this
+HARD_SHARE = 0.5  # the hard stop: at most this share of what is left
+MIN_THINK = 0.01  # seconds: a move is always looked at (the search's first iteration)
+MIN_SECONDS = 0.001  # the least time a search is given (a time limit is above 0)
 
 
 @dataclass(frozen=True)
 class Clock:
-    """A game clock: seconds left for all the moves to come, plus an increment per move."""
+    """The computer's clock as its turn begins: time left and increment in milliseconds,
+    and what carrying a move out costs beyond the search (`overhead_ms`: on a real
+    board, the person playing the computer's move while its clock runs)."""
 
-    remaining: float
-    increment: float = 0.0
-    moves_to_go: int | None = None  # moves until the next time control, if any
+    time_left_ms: float
+    increment_ms: float = 0.0
+    overhead_ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("time_left_ms", "increment_ms", "overhead_ms"):
+            _milliseconds(getattr(self, name), name)
 
 
-def think_time(level: Level, clock: Clock | None = None) -> float:
-    """Seconds the level may spend on this move: its own limit, or less on a clock.
+def _milliseconds(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+            0 <= value < 10**10):  # NaN fails the comparison too
+        raise EngineError(f"{what} is a number of milliseconds from 0, not {value!r:.40}")
+    return float(value)
 
-    With a clock, a share of what is left (a fixed number of moves to go, or
-    an estimate of 25 more moves), plus most of the increment, and never so
-    much that less than a tenth of the clock would remain.
+
+def time_for_move(time_left_ms: float, increment_ms: float, plies_played: int,
+                  level: int | Level, overhead_ms: float = 0.0) -> float:
+    """Seconds the computer at `level` may think about its move with `time_left_ms` on its
+    clock, `increment_ms` added after each move and `plies_played` plies in the game.
+
+    Never more than the level's own time per move, a quarter of what is left,
+    or `hard_limit` (the search's hard stop); never less than a token look
+    (`MIN_THINK`, or less when even that would not fit). EngineError for a time
+    that is negative or not a number, a ply count that is not a whole number
+    from 0, a level that does not exist.
     """
+    left = _milliseconds(time_left_ms, "time_left_ms") / 1000
+    increment = _milliseconds(increment_ms, "increment_ms") / 1000
+    overhead = _milliseconds(overhead_ms, "overhead_ms") / 1000
+    if isinstance(plies_played, bool) or not isinstance(plies_played, int) or plies_played < 0:
+        raise EngineError(f"plies_played is a whole number from 0, not {plies_played!r:.40}")
+    chosen = level if isinstance(level, Level) else get_level(level)
+    available = left - overhead  # what is left once the move is carried out
+    if available <= 0:  # the clock is (nearly) gone: play the first move looked at
+        return max(MIN_SECONDS, min(MIN_THINK, left * MOST_OF_LEFT))
+    to_go = max(MIN_MOVES_TO_GO, EXPECTED_MOVES - plies_played // 2)
+    reserve = max(RESERVE_SHARE * left, RESERVE_INCREMENTS * increment, RESERVE_SECONDS)
+    share = max(0.0, left - reserve) / to_go + INCREMENT_SHARE * increment - overhead
+    share = min(share, chosen.move_time, MOST_OF_LEFT * available)
+    if share < MIN_THINK:
+        share = min(MIN_THINK, MOST_OF_LEFT * available)
+    return max(MIN_SECONDS, share)
+
+
+def hard_limit(time_left_ms: float, overhead_ms: float = 0.0) -> float:
+    """Seconds after which the search stops whatever it is doing (its first iteration
+    included): half of what is left once the move is carried out."""
+    left = _milliseconds(time_left_ms, "time_left_ms") / 1000
+    overhead = _milliseconds(overhead_ms, "overhead_ms") / 1000
+    return max(0.0, HARD_SHARE * (left - overhead))
+
+
+def think_time(level: Level, clock: Clock | None = None, plies_played: int = 0) -> float:
+    """Seconds the level may spend on this move: its own time, or `time_for_move` on a
+    clock."""
     if clock is None:
         return level.move_time
-    to_go = clock.moves_to_go or 25
-    share = clock.remaining / max(to_go, 1) + 0.8 * clock.increment
-    share = min(share, 0.9 * clock.remaining)
-    return max(0.01, min(level.move_time, share))
+    return time_for_move(clock.time_left_ms, clock.increment_ms, plies_played, level,
+                         clock.overhead_ms)
 
 
 def choose(result: RawResult, level: Level, rng: random.Random) -> RawMove | None:

@@ -13,6 +13,8 @@ overwrites results left by an earlier search (`new_search` ages them).
 
 from __future__ import annotations
 
+from engine.errors import EngineError
+
 EXACT, LOWER, UPPER = 0, 1, 2  # score is exact / at least / at most
 
 
@@ -20,8 +22,9 @@ class TranspositionTable:
     __slots__ = ("slots", "mask", "generation")
 
     def __init__(self, bits: int = 16) -> None:
-        if not 8 <= bits <= 24:
-            raise ValueError("a transposition table has between 2^8 and 2^24 slots")
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 8 <= bits <= 24:
+            raise EngineError("a transposition table has between 2^8 and 2^24 slots: "
+                              f"bits from 8 to 24, not {bits!r:.20}")
         self.slots: list[tuple | None] = [None] * (1 << bits)
         self.mask = (1 << bits) - 1
         self.generation = 0

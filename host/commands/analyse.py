@@ -8,16 +8,23 @@ and `pv` (the expected line, as move texts). Squares are in the variant's
 numbering, as `moves` prints them. `--fens FILE|-` analyses one FEN a line,
 each object then with `fen`; a line that cannot be read is reported on
 stderr and skipped (exit status 2 at the end).
+
+Limits: `--time` from above 0 to an hour, `--depth` from 1 to 64 plies; without
+either the search takes 2 s. `--depth` alone still stops after `DEPTH_TIME`
+seconds (a deep search of a full board would take days), and then says on
+stderr which depth it completed. A limit out of range, infinite or not a
+number is refused before anything is searched (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from engine import Position
+from engine import EngineError, Position
 from engine.search import Analysis, Searcher, analyse
-from engine.search.searcher import SearchOptions
+from engine.search.options import MAX_DEPTH, MAX_SECONDS, SearchOptions, check_depth, check_seconds
 from host.commands._engine_args import (
     GivenPositions,
     add_position_arguments,
@@ -27,6 +34,7 @@ from host.commands._engine_args import (
 from host.errors import UserError
 
 DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
+DEPTH_TIME = 60.0  # seconds: with --depth alone, the search still stops then
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -37,9 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     add_variant_argument(parser)
     add_position_arguments(parser)
-    parser.add_argument("--time", type=float, metavar="S",
-                        help=f"seconds per position (default {DEFAULT_TIME:g} without --depth)")
-    parser.add_argument("--depth", type=int, metavar="D", help="search depth in plies")
+    # Read as text and checked in `_options`, so a bad limit is one line of error.
+    parser.add_argument("--time", metavar="S",
+                        help=f"seconds per position, above 0 and at most {MAX_SECONDS:g} "
+                        f"(default {DEFAULT_TIME:g} without --depth, {DEPTH_TIME:g} with it)")
+    parser.add_argument("--depth", metavar="D",
+                        help=f"search depth in plies, 1 to {MAX_DEPTH}")
     parser.add_argument("--json", action="store_true", help="one JSON object per position")
     parser.set_defaults(func=run)
 
@@ -52,19 +63,38 @@ def run(args: argparse.Namespace) -> int:
     for position, fen in positions:
         if fen is not None:
             searcher.new_game()  # each line on its own: no lessons carried from the last
-        _report(position, analyse(position, searcher=searcher, options=options), args.json,
-                fen=fen)
+        analysis = analyse(position, searcher=searcher, options=options)
+        if args.depth is not None and analysis.stopped and analysis.best is not None:
+            print(f"draughtsboard: stopped after {options.time_limit:g} s at depth "
+                  f"{analysis.depth} (give --time to search longer)", file=sys.stderr)
+        _report(position, analysis, args.json, fen=fen)
     return positions.status
 
 
-def _options(seconds: float | None, depth: int | None) -> SearchOptions:
-    if seconds is not None and not seconds > 0:
-        raise UserError("--time must be a positive number of seconds")
-    if depth is not None and depth < 1:
-        raise UserError("--depth must be at least 1")
-    if seconds is None and depth is None:
-        seconds = DEFAULT_TIME
-    return SearchOptions(max_depth=depth or 64, time_limit=seconds)
+def _options(time_text: str | None, depth_text: str | None) -> SearchOptions:
+    """The search limits from the command line's text; UserError for any out of range."""
+    try:
+        depth = None if depth_text is None else check_depth(_whole(depth_text), "--depth")
+        seconds = None if time_text is None else check_seconds(_number(time_text), "--time")
+    except EngineError as error:
+        raise UserError(str(error)) from None
+    if seconds is None:
+        seconds = DEFAULT_TIME if depth is None else DEPTH_TIME
+    return SearchOptions(max_depth=depth or MAX_DEPTH, time_limit=seconds)
+
+
+def _whole(text: str) -> int | str:
+    digits = text.strip()
+    if digits.lstrip("-").isascii() and digits.lstrip("-").isdigit() and len(digits) <= 6:
+        return int(digits)
+    return digits  # refused by check_depth, naming what was given
+
+
+def _number(text: str) -> float | str:
+    try:
+        return float(text) if len(text) <= 40 else text
+    except ValueError:
+        return text
 
 
 def analysis_json(position: Position, analysis: Analysis, fen: str | None = None) -> dict:

@@ -27,6 +27,7 @@ from engine.pdn import PdnError, PdnGame, UnsupportedVariantError, read_games
 from engine.pdn_results import meaning
 from engine.variant import Variant
 from host.commands._engine_args import variant_from
+from host.errors import ExitStatus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -87,8 +88,10 @@ def run(args: argparse.Namespace) -> int:
         print(total.line(f"{files} files"))
     counts = total.counts
     if counts["unreadable"] or counts["missing"]:
-        return 2
-    return 1 if counts["games"] > counts["legal"] or counts["unsupported"] else 0
+        return ExitStatus.CONFIGURATION
+    if counts["games"] > counts["legal"] or counts["unsupported"]:
+        return ExitStatus.FOUND_PROBLEMS
+    return ExitStatus.OK
 
 
 def _pdn_files(names: list[str]) -> Iterator[Path]:

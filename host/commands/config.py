@@ -1,10 +1,11 @@
 """`draughtsboard config`: which files are read, what is in force, and `--check`.
 
-`--check` is what the service runs before it starts (ExecStartPre) and what
-`service install` runs before it writes the unit: it lists every error, one
-per line, each naming the file, the key, the value and what is allowed, and
-exits with status 2 if there is any, so a board is never started
-half-configured.
+`--check` is what `run` does before it starts and what `service install`
+runs (as the service's user) before it writes the unit: it lists every
+error in one pass, one per line, each naming the file, the key, the value and
+what is wrong (bad values, then the checks across settings, then the folders
+and files the settings name, for the user running it), and exits with status
+2 if there is any, so a board is never started half-configured.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from host.config import (
     load_config,
     system_config_path,
 )
+from host.errors import ExitStatus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -30,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "config",
         help="show the settings in force, or check a config file (--check)",
         description="Without options: the files read (lowest layer first) and the settings "
-        "in force. --check [FILE]: report every error in FILE (or in the files that apply); "
-        "exit status 2 if there is any. Keys: docs/config.md.",
+        "in force. --check [FILE]: report every error in FILE (or in the files that apply), "
+        "the folders and files it names included, checked for the user running it; exit "
+        "status 2 if there is any. Keys: docs/config.md.",
     )
     parser.add_argument(
         "--check", nargs="?", const="", metavar="FILE", help="check FILE (default: every file read)"
@@ -57,7 +60,7 @@ def check(file: Path | None, config: str | None) -> int:
     if errors:
         noun = "error" if len(errors) == 1 else "errors"
         print(f"{len(errors)} {noun}; the keys are described in docs/config.md", file=sys.stderr)
-        return 2
+        return ExitStatus.CONFIGURATION
     for path in paths:
         print(f"{path}: ok")
     return 0

@@ -8,6 +8,12 @@ input is a terminal, so a service keeps running. `--events FILE` drives the
 session from a recorded stream instead of a board (tests, demos, bug
 reports) on a simulated clock. With a club's broker set (`broker`,
 docs/broadcast.md) either one publishes its game as it goes.
+
+Before anything starts, the settings are checked as `config --check` checks
+them, every folder and file they name included (host/config/places.py), and
+every problem is reported at once (exit status 2). A
+real board that is missing or not ready is waited for (host/live.py), as long
+as `--wait-for-board` allows; the exit statuses are host/errors.py's.
 """
 
 from __future__ import annotations
@@ -24,8 +30,16 @@ from typing import IO, TYPE_CHECKING
 from engine import FenError, Position, get_variant
 from host.announce import Announcer, console_listener, speech_listener
 from host.bus import Update
-from host.config import Config, add_config_argument, add_setting_flags, flag_values, load_config
-from host.errors import UserError
+from host.config import (
+    Config,
+    add_config_argument,
+    add_setting_flags,
+    check_files,
+    config_files,
+    flag_values,
+    load_config,
+)
+from host.errors import UserError, exit_status_help
 from host.games import resumable_game, variant_to_play
 from host.logs import RecentProblems, setup_logging
 from host.messages import console_line
@@ -45,6 +59,8 @@ STATUS_EVERY = 1.0
 FLUSH_AT_EXIT = 10.0
 #: seconds a recorded replay waits for the broker before it starts
 READY_WAIT = 5.0
+#: seconds between tries at writing what a full or read-only disk refused (host/journal.py)
+WRITE_RETRY = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -54,7 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Follow a game on the board (--board; the simulated one by default), "
         "with its page in a browser (--listen). Each flag overrides the config files for "
         "this run; `draughtsboard config` shows the settings in force. "
-        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}).",
+        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
+        "A board that is not plugged in or not ready yet is waited for: run says so "
+        "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+        epilog=exit_status_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_argument(parser)
     add_setting_flags(parser)
@@ -67,7 +87,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="make a new token for the page's controls (the kept one stops working: every "
         "phone must scan the new QR code)",
     )
+    parser.add_argument(
+        "--wait-for-board",
+        type=_seconds,
+        metavar="SECONDS",
+        help="how long to wait for a board that is missing or not ready before giving up "
+        "with exit status 75 (default: as long as it takes; 0: not at all)",
+    )
     parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, not {text!r}")
+    return value
 
 
 def settings(args: argparse.Namespace) -> Config:
@@ -76,6 +113,7 @@ def settings(args: argparse.Namespace) -> Config:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_everything(args)
     config = settings(args)
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
@@ -98,6 +136,21 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def check_everything(args: argparse.Namespace) -> None:
+    """The settings as `config --check` checks them (every bad value, the checks across
+    settings, every folder and file they name), before anything starts: all the problems
+    at once, in plain words, or nothing."""
+    errors = check_files(config_files(args.config), flag_values(args))
+    if len(errors) == 1:
+        raise UserError(f"cannot start: {errors[0]}")
+    if errors:
+        lines = "\n".join(f"  {error}" for error in errors)
+        raise UserError(
+            f"cannot start: {len(errors)} problems with its settings and the folders and "
+            f"files they name:\n{lines}"
+        )
 
 
 def _players_from_flags(
@@ -189,17 +242,27 @@ async def _live(
     )
     resumed = None if args.new or start else resumable_game(config)
     variant = get_variant(config.variant)
-    board = LiveBoard(config.board, variant, layout=config.layout, brightness=config.brightness)
+    wait = args.wait_for_board
+    board = LiveBoard(
+        config.board,
+        variant,
+        layout=config.layout,
+        brightness=config.brightness,
+        wait=wait is None or wait > 0,
+    )
     status = StatusWriter(
         config.status_file, board=config.board, layout=board.layout_name, problems=problems
     )
     session: Session | None = None
+    occupied: frozenset[int] | None
     try:
         if board.simulated:  # the pieces stand ready: as the game stands, or set up
             position = start or (resumed.position if resumed else variant.initial_position())
             occupied = board.set_up(position.occupied())
-        else:  # the first poll() reads an empty board: resume from a settled one
+        elif board.ready:  # the first poll() reads an empty board: resume from a settled one
             _, occupied = board.settle()
+        else:  # the runtime waits for it: the game starts as it stands, the board's reading
+            occupied = None  # shown to the session once the board comes
         session = Session(
             config,
             announcer,
@@ -212,9 +275,13 @@ async def _live(
         _players_from_flags(session, config, args, time.monotonic())
         if speaker is not None:
             session.subscribe(_voice_follows_language(speaker))
-        runtime = Runtime(session, board)
+        runtime = Runtime(session, board, wait_for_board=wait)
         runtime.subscribe(status.listener(session, board))
-        runtime.every(STATUS_EVERY, lambda: status.update(session, board=board))
+        def refresh_status() -> None:
+            status.update(session, board=board)
+
+        runtime.every(STATUS_EVERY, refresh_status)
+        runtime.every(WRITE_RETRY, session.journal.flush)
         status.update(session, board=board, force=True)
         # The club's broker, if set, follows the game on the bus; the publisher stops
         # once the runtime has (LEDs already dark), waiting briefly for the broker.

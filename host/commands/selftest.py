@@ -18,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from hardware.base import BoardUnavailable, Colour
+from hardware.base import BoardNotReady, BoardUnavailable, Colour
 from hardware.board import Board, open_board
 from hardware.layout import Layout, LayoutError, load_layout
-from host.errors import UserError
+from host.errors import DeviceNotReady, ExitStatus, UserError
 
 COLOURS: tuple[tuple[str, Colour], ...] = (
     ("red", (255, 0, 0)),
@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check every LED and switch of a board",
         description="Light every LED in turn and the board in each colour, then show a live map "
         "of the switches while you lift and place pieces; report switches that never changed "
-        "or that chatter. Exit status 1 if any did.",
+        "or that chatter. Exit status 1 if any did, 75 if the board is missing or not ready.",
     )
     parser.add_argument(
         "--board", required=True, metavar="BACKEND", help="gpio, serial:PORT_OR_URL, or sim"
@@ -99,6 +99,8 @@ def main(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     try:
         board = open_board(args.board, layout)
+    except BoardNotReady as error:  # not plugged in, not ready: exit status 75
+        raise DeviceNotReady(str(error)) from None
     except (BoardUnavailable, ValueError) as error:  # ValueError: board and layout sizes differ
         raise UserError(str(error)) from None
     with board:
@@ -108,8 +110,8 @@ def main(args: argparse.Namespace) -> int:
             )
         except KeyboardInterrupt:  # Ctrl-C during the LED checks: the LEDs go dark on exit
             print("Self-test stopped.", file=sys.stderr)
-            return 130
-    return 0 if report.ok else 1
+            return ExitStatus.INTERRUPTED
+    return ExitStatus.OK if report.ok else ExitStatus.FOUND_PROBLEMS
 
 
 def run_selftest(

@@ -2,37 +2,58 @@
 
 `install` (as root) writes /etc/draughtsboard/config.toml if there is none,
 refuses if that file does not pass `config --check`, creates the service's
-user if needed, writes /etc/systemd/system/draughtsboard.service and enables
-and starts it. `uninstall` stops, disables and removes the unit (the config
-file, the journal and the saved games stay). `status` asks systemd; the
-board's own state is `draughtsboard status`. `leds-off` blanks the board; the
-unit runs it after every stop, even a crash.
+user if needed, checks that this user can run the program and read the config
+(host/service_user.py; on the machine itself by running `config --check` as
+that user, which also proves it may write its folders) and says how to fix it
+when it cannot, makes the folders systemd gives the service (state, logs),
+writes /etc/systemd/system/draughtsboard.service with its sandbox
+(host/systemd.py) and enables and starts it. `uninstall` stops, disables and
+removes the unit (the config file, the journal and the saved games stay).
+`status` asks systemd; the board's own state is `draughtsboard status`.
+`leds-off` blanks the board; the unit runs it after every stop, even a crash.
 
 `--root DIR` installs into DIR as if it were / (an image being prepared, or
-the tests), without starting anything. On the machine itself, `install`
-refuses before it writes anything when systemd is not running there (a
-container, WSL without systemd), rather than leave a user and files behind.
+the tests), without starting anything: the program must be in DIR (at the
+path the unit will run), and it is checked there, file modes and all. On the
+machine itself, `install` refuses before it writes anything when systemd is
+not running there (a container, WSL without systemd), rather than leave a
+user and files behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from host.config import add_config_argument, check_files, load_config
-from host.errors import UserError
+import host
+from host.config import add_config_argument, build, check_files, load_config, read_file
+from host.config.places import FOLDER, READ_FILE, needed_places
+from host.errors import ExitStatus, UserError
+from host.service_user import (
+    Account,
+    Need,
+    account,
+    as_user_command,
+    program_needs,
+    what_blocks,
+)
 from host.systemd import (
+    BACKOFF_SINCE,
+    CONFIG,
     DEFAULT_USER,
     GROUPS,
+    LOG_DIR,
     STATE_DIR,
     UNIT,
     System,
     UnitSettings,
     service_state,
     starter_config,
+    systemd_version,
     unit_text,
 )
 
@@ -81,10 +102,12 @@ def _require_root(system: System) -> None:
         raise UserError("this needs root: run it with sudo")
 
 
-def executable(given: str | None) -> Path:
-    """The draughtsboard program the unit runs: absolute, so systemd finds it at boot."""
+def executable(given: str | None, system: System) -> Path:
+    """The draughtsboard program the unit runs: absolute, so systemd finds it at boot, and
+    present in the system being installed."""
     if given:
-        path = Path(given).expanduser().resolve()
+        path = Path(given).expanduser()
+        path = path.resolve() if system.live else Path("/") / path
     else:
         argv0 = Path(sys.argv[0])
         found = shutil.which("draughtsboard")
@@ -96,8 +119,10 @@ def executable(given: str | None) -> Path:
             path = Path(found).resolve()
         else:
             raise UserError("cannot find the draughtsboard program: pass --executable PATH")
-    if not path.is_file() or not os.access(path, os.X_OK):
-        raise UserError(f"{path} is not an executable program")
+    inside = system.path(path.relative_to("/"))
+    if not inside.is_file() or not os.access(inside, os.X_OK):
+        where = "" if system.live else f" in {system.root}"
+        raise UserError(f"{path} is not an executable program{where}")
     return path
 
 
@@ -111,14 +136,16 @@ def install(system: System, args: argparse.Namespace) -> int:
     user = args.user or os.environ.get("SUDO_USER") or DEFAULT_USER
     if user == "root":
         raise UserError("the service runs as an unprivileged user: pass --user USER")
-    program = executable(args.executable)
+    program = executable(args.executable, system)
 
     config = system.config_path
     if not config.exists():
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(starter_config(args.board), encoding="utf-8")
+        config.chmod(0o644)
         print(f"Wrote {config} (board {args.board}); edit it to taste.")
-    errors = check_files([config])
+    # the folders are the service user's to write: checked as that user below
+    errors = check_files([config], places=False)
     if errors:
         for error in errors:
             print(str(error), file=sys.stderr)
@@ -142,9 +169,25 @@ def install(system: System, args: argparse.Namespace) -> int:
     if missing:
         print(f"Note: no group {', '.join(missing)} on this system (not a Raspberry Pi OS?).")
 
+    who = account(system.root, user, groups)
+    if who is None:
+        raise UserError(f"the user {user} was not found in {system.path(Path('etc/passwd'))}")
+    _check_reach(system, who, program)
+    _make_folders(system, who)
+    if system.live:
+        _check_as_user(system, who, program)
+
+    settings = UnitSettings(
+        program,
+        user,
+        groups,
+        uid=who.uid if who.uid >= FIRST_LOGIN_UID else None,  # a desktop's runtime folder
+        writable=_writable_elsewhere(system),
+        backoff=(systemd_version(system.root) or 0) >= BACKOFF_SINCE,
+    )
     unit = system.unit_path
     unit.parent.mkdir(parents=True, exist_ok=True)
-    unit.write_text(unit_text(UnitSettings(program, user, groups)), encoding="utf-8")
+    unit.write_text(unit_text(settings), encoding="utf-8")
     unit.chmod(0o644)
     print(f"Wrote {unit} (runs {program} as {user}).")
 
@@ -155,6 +198,79 @@ def install(system: System, args: argparse.Namespace) -> int:
     started = "enabled" if (args.no_start or not system.live) else "enabled and started"
     print(f"The board is {started}; it starts at every boot. See: draughtsboard status")
     return 0
+
+
+#: the first user id Debian gives a person (below: system users, who have no desktop)
+FIRST_LOGIN_UID = 1000
+
+
+def _check_reach(system: System, who: Account, program: Path) -> None:
+    """Refuse, saying how to fix it, when `who` cannot run `program` or read the config."""
+    package = None
+    if system.live and program.parent == Path(sys.executable).parent:  # this very program
+        package = PurePosixPath(Path(host.__file__).resolve().parent)
+    needs = program_needs(system.root, PurePosixPath(program), package)
+    needs.append(Need(PurePosixPath("/") / CONFIG, "its config", os.R_OK))
+    blocked = []
+    for need in needs:
+        why = what_blocks(system.root, need.path, who, need.need)
+        if why is not None:
+            blocked.append(f"  {need.what} ({need.path}): {why}")
+    if not blocked:
+        return
+    raise UserError(
+        f"the service's user {who.name} cannot run the board:\n" + "\n".join(blocked) + "\n"
+        "Put the program where every user may read it, for example a virtual environment "
+        "under /opt: sudo python3 -m venv /opt/draughtsboard && sudo "
+        "/opt/draughtsboard/bin/pip install '/path/to/draughtsboard[pi]' (not -e: the "
+        "source may stay private), then install again with --executable "
+        f"/opt/draughtsboard/bin/draughtsboard; or run the service as the user who owns "
+        f"the program (--user USER). A config it cannot read: sudo chmod 644 /{CONFIG}"
+    )
+
+
+def _make_folders(system: System, who: Account) -> None:
+    """The state and log folders, owned by the service's user, as systemd makes them at
+    start (StateDirectory=, LogsDirectory=): made now, so the check as that user can
+    write there."""
+    for folder in (STATE_DIR, LOG_DIR):
+        path = system.path(folder.relative_to("/"))
+        path.mkdir(parents=True, exist_ok=True)
+        path.chmod(0o755)
+        with contextlib.suppress(PermissionError):  # not root: a test's folder
+            os.chown(path, who.uid, who.gid)
+
+
+def _check_as_user(system: System, who: Account, program: Path) -> None:
+    """Run `config --check` on the service's config as its user: the program starts, reads
+    the config, and may use every folder and file it names."""
+    result = system.run(*as_user_command(who, PurePosixPath(program), "config", "--check",
+                                         str(Path("/") / CONFIG)))  # fmt: skip
+    if result.returncode == 127 and "setpriv" in (result.stderr or ""):
+        print("Note: no setpriv here: the check as the service's user was left out.")
+        return
+    if result.returncode != 0:
+        said = (result.stderr or result.stdout or "").strip()
+        raise UserError(
+            f"run as {who.name}, the board cannot start (exit status {result.returncode}):\n"
+            f"{said}\nFix that, then install again."
+        )
+
+
+def _writable_elsewhere(system: System) -> tuple[Path, ...]:
+    """The folders the service's config names outside the state and log folders: the
+    sandbox must let it write there too (ReadWritePaths=)."""
+    config = build([read_file(system.config_path, [])])  # this file alone: checked above
+    folders = set()
+    for place in needed_places(config):
+        if place.use == READ_FILE:
+            continue
+        folder = place.path if place.use == FOLDER else place.path.parent
+        if not system.live and folder.is_relative_to(system.root):
+            folder = Path("/") / folder.relative_to(system.root)
+        if not any(folder.is_relative_to(mine) for mine in (STATE_DIR, LOG_DIR)):
+            folders.add(folder)
+    return tuple(sorted(folders))
 
 
 def uninstall(system: System) -> int:
@@ -179,9 +295,9 @@ def status(system: System) -> int:
     state = service_state(system.runner)
     if not state.installed:
         print("The service is not installed (draughtsboard service install).")
-        return 3
+        return ExitStatus.NOT_RUNNING
     print(f"{UNIT}: {state.active}, {state.enabled}")
-    return 0 if state.active == "active" else 3
+    return ExitStatus.OK if state.active == "active" else ExitStatus.NOT_RUNNING
 
 
 def _check(result, what: str) -> None:  # noqa: ANN001

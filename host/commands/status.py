@@ -16,6 +16,7 @@ from datetime import datetime
 
 from engine import get_variant
 from host.config import add_config_argument, load_config, system_config_path
+from host.errors import ExitStatus
 from host.messages import SIDES, VARIANT_NAMES
 from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
@@ -57,13 +58,13 @@ def run(args: argparse.Namespace, runner=run_command) -> int:  # noqa: ANN001
     else:
         config = load_config()
     data = StatusWriter.read(config.status_file)
-    running = bool(data) and data.get("state") == "running" and _alive(data.get("pid"))
+    running = data is not None and data.get("state") == "running" and _alive(data.get("pid"))
     if args.json:
         print(json.dumps({"service": state.__dict__, "status": data, "running": running}))
-        return 0 if running else 3
+        return ExitStatus.OK if running else ExitStatus.NOT_RUNNING
     for line in describe(state, data, running, str(config.status_file)):
         print(line)
-    return 0 if running else 3
+    return ExitStatus.OK if running else ExitStatus.NOT_RUNNING
 
 
 def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN001
@@ -88,6 +89,8 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
     else:
         lines.append(f"board: stopped at {data.get('updated')}")
     lines.append(f"board type: {data.get('board')}, layout {data.get('layout')}")
+    if running and data.get("waiting"):
+        lines.append(f"WAITING for the board (play starts when it is ready): {data['waiting']}")
     game = data.get("game") or {}
     if game:
         name = VARIANT_NAMES["en"].get(game.get("variant", ""), game.get("variant"))
@@ -100,7 +103,8 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
             result = "draw" if game["result"] == "draw" else f"{SIDES['en'][game['result']]} won"
             where_now = f"finished: {result} ({game.get('reason')})"
         else:
-            where_now = f"{SIDES['en'].get(game.get('turn'), game.get('turn'))} to move"
+            turn = str(game.get("turn"))
+            where_now = f"{SIDES['en'].get(turn, turn)} to move"
         moves = game.get("moves")
         lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
         if game.get("correcting"):

@@ -14,6 +14,8 @@ The package, one job per module:
 - `paths`: where the system file, the user's file and the data folder live.
 - `layering`: reading the files and flags in layers (system, then `--config`
   or the user's file, then flags), every error collected (`ConfigError`).
+- `places`: the folders and files a board needs on disk, checked for the user
+  who runs it (`place_errors`: `config --check` and `run` at start).
 - `flags`: a command-line flag per setting.
 - `docs`: the table of docs/config.md.
 
@@ -33,14 +35,17 @@ from host.config.kinds import (
     parse_colour,
 )
 from host.config.layering import (
+    DEFAULTS,
     FLAGS,
     ConfigError,
     build,
     check_files,
     config_files,
+    config_sources,
     cross_check,
     load_config,
     parse_values,
+    place_errors,
     read_file,
 )
 from host.config.paths import (
@@ -67,6 +72,7 @@ __all__ = [
     "ALIASES",
     "BOARD_ID_PATTERN",
     "COMPUTER_LEVELS",
+    "DEFAULTS",
     "DEFAULT_COLOURS",
     "FLAGS",
     "HINT_LEVELS",
@@ -89,6 +95,7 @@ __all__ = [
     "check_broker_url",
     "check_files",
     "config_files",
+    "config_sources",
     "cross_check",
     "default_config_path",
     "default_data_dir",
@@ -96,6 +103,7 @@ __all__ = [
     "load_config",
     "parse_colour",
     "parse_values",
+    "place_errors",
     "read_file",
     "settings_table",
     "system_config_path",

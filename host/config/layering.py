@@ -13,9 +13,13 @@ The service runs `run --config /etc/draughtsboard/config.toml`, so it reads the
 system file only and never a home folder. Relative paths in a file are taken
 from that file's folder. Why every error is collected rather than the first
 raised: a bad value is never half-applied, and the person at the board should
-mend a file in one go. `check_files` returns them all (`config --check`, the
-service's ExecStartPre); `load_config` refuses with one line that points to
-`draughtsboard config --check`.
+mend a file in one go. `check_files` returns them all in one pass
+(`config --check`, the service's ExecStartPre): each bad value; then, on the
+settings with the bad values left out, every check across settings whose keys
+are all good (`cross_check`), and every folder and file the board needs
+(`host.config.places`), each named with the file that set it. `load_config`
+refuses with one line that points to `draughtsboard config --check`; it does not
+look at the disk (`run` checks the places itself, with `place_errors`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from host.errors import UserError
 
 #: the source named in errors about flags
 FLAGS = "command line"
+#: the source named in errors about a setting left at its default
+DEFAULTS = "the defaults"
 #: paths that follow `data_dir` unless set: key -> name inside it
 _DERIVED = {"games_dir": "games", "journal": "journal.jsonl"}
 
@@ -156,64 +162,133 @@ def build(layers: Iterable[dict[str, Any]]) -> Config:
     return Config(**{k: v for k, v in merged.items() if k in known})
 
 
-def cross_check(config: Config, source: str) -> list[ConfigError]:
-    """What no single key shows: a layout that cannot be read or does not fit the variant."""
+def cross_check(
+    config: Config, source: str | dict[str, str], bad: frozenset[str] = frozenset()
+) -> list[ConfigError]:
+    """What no single key shows: a broker without a board id, a layout that cannot be
+    read or does not fit the variant. Checks involving a key in `bad` (already reported)
+    are left out. `source`: one source for all, or the source of each key."""
     from engine import get_variant
     from hardware.layout import LayoutError, load_layout
 
-    if config.broker is not None and config.board_id is None:
-        return [ConfigError(source, None, None, "board_id is needed when broker is set")]
-    if config.layout is None:
-        return []
+    def where(key: str) -> str:
+        return source if isinstance(source, str) else source.get(key, DEFAULTS)
+
+    errors = []
+    if config.broker is not None and config.board_id is None and not {"broker", "board_id"} & bad:
+        errors.append(
+            ConfigError(where("broker"), None, None, "board_id is needed when broker is set")
+        )
+    if config.layout is None or {"layout", "variant"} & bad:
+        return errors
     try:
         layout = load_layout(config.layout)
     except LayoutError as error:
-        return [ConfigError(source, "layout", config.layout, str(error))]
+        return [*errors, ConfigError(where("layout"), "layout", config.layout, str(error))]
     variant = get_variant(config.variant)
     if layout.squares != variant.num_squares:
-        return [
+        errors.append(
             ConfigError(
-                source,
+                where("layout"),
                 "layout",
                 config.layout,
                 f"has {layout.squares} squares but {config.variant} is played on "
                 f"{variant.size}x{variant.size} ({variant.num_squares} squares)",
             )
-        ]
-    return []
+        )
+    return errors
 
 
-def _read_layers(
-    paths: list[Path], flags: Mapping[str, Any] | None
-) -> tuple[Config | None, list[ConfigError]]:
-    """The files then the flags, as `run` reads them: the settings (None if any layer has
-    an error) and every error, the cross-checks included."""
+def place_errors(
+    config: Config, sources: Mapping[str, str] | None = None, bad: frozenset[str] = frozenset()
+) -> list[ConfigError]:
+    """Every folder and file `config` needs that this user cannot use (host.config.places),
+    named with the source that set it; places whose key is in `bad` are left out."""
+    from host.config.places import needed_places, problem
+
+    errors = []
+    for place in needed_places(config):
+        if place.key in bad or (place.key in _DERIVED and "data_dir" in bad):
+            continue
+        trouble = problem(place)
+        if trouble is not None:
+            where = (sources or {}).get(place.key, DEFAULTS)
+            errors.append(ConfigError(where, place.key, place.path, trouble))
+    return errors
+
+
+@dataclass
+class _Layers:
+    """The files and flags as read: the settings in force with the bad values left out,
+    where each key was set, the keys with a bad value, and every error."""
+
+    config: Config
+    sources: dict[str, str]
+    bad: frozenset[str]
+    errors: list[ConfigError]
+
+
+def _read_layers(paths: list[Path], flags: Mapping[str, Any] | None) -> _Layers:
+    """The files then the flags, as `run` reads them, every error of their own collected;
+    the settings are built from the good values whatever the errors."""
     errors: list[ConfigError] = []
-    layers = [read_file(p, errors) for p in paths]
+    layers: list[dict[str, Any]] = []
+    sources: dict[str, str] = {}
+    bad: set[str] = set()
+    named = [(read_file(p, errors), str(p)) for p in paths]
     if flags:
-        layers.append(parse_values(flags, FLAGS, None, errors))
-    if errors:
-        return None, errors
-    config = build(layers)
-    errors.extend(cross_check(config, str(paths[-1]) if paths else FLAGS))
-    return config, errors
+        named.append((parse_values(flags, FLAGS, None, errors), FLAGS))
+    for values, source in named:
+        layers.append(values)
+        for key in values:
+            sources[key] = source
+    for error in errors:
+        if error.key is not None:
+            key = error.key.removeprefix("--").replace("-", "_").split(".")[0].split(" ")[0]
+            bad.add(ALIASES.get(key, key))
+    for key, _ in _DERIVED.items():  # an unset journal or games folder follows data_dir
+        if key not in sources and "data_dir" in sources:
+            sources[key] = sources["data_dir"]
+    if "broker_outbox" not in sources and "journal" in sources:
+        sources["broker_outbox"] = sources["journal"]
+    return _Layers(build(layers), sources, frozenset(bad), errors)
 
 
-def check_files(paths: Iterable[Path], flags: Mapping[str, Any] | None = None) -> list[ConfigError]:
-    """Every error in these files (and flags), layered as `run` would read them."""
-    return _read_layers(list(paths), flags)[1]
+def check_files(
+    paths: Iterable[Path], flags: Mapping[str, Any] | None = None, *, places: bool = True
+) -> list[ConfigError]:
+    """Every error in these files (and flags), layered as `run` would read them, in one
+    pass: bad values, then the checks across settings and (unless `places` is False: a
+    file for another machine) the folders and files needed, for this user."""
+    read = _read_layers(list(paths), flags)
+    if any(error.key is None for error in read.errors):  # a file unread: its settings unknown
+        return read.errors
+    errors = [*read.errors, *cross_check(read.config, read.sources, read.bad)]
+    if places:
+        errors += place_errors(read.config, read.sources, read.bad)
+    return errors
 
 
 def load_config(path: Path | str | None = None, flags: Mapping[str, Any] | None = None) -> Config:
     """The settings in force: system file, then `path` (or the user's file), then `flags`
-    (a mapping of key -> TOML-like value, see `flag_values`). Any error refuses them all."""
-    config, errors = _read_layers(config_files(path), flags)
+    (a mapping of key -> TOML-like value, see `flag_values`). Any error refuses them all.
+    The disk is not looked at: see `place_errors`."""
+    read = _read_layers(config_files(path), flags)
+    errors = read.errors or cross_check(read.config, read.sources)
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         hint = (
-            f"; see: draughtsboard config --check {first.source}" if first.source != FLAGS else ""
+            f"; see: draughtsboard config --check {first.source}"
+            if first.source not in (FLAGS, DEFAULTS)
+            else ""
         )
         raise UserError(f"config: {first}{more}{hint}")
-    assert config is not None
-    return config
+    return read.config
+
+
+def config_sources(
+    path: Path | str | None = None, flags: Mapping[str, Any] | None = None
+) -> dict[str, str]:
+    """Where each key in force was set (a file, or the command line); unset keys are absent."""
+    return _read_layers(config_files(path), flags).sources

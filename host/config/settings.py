@@ -286,9 +286,14 @@ class Config:
             password_file=self.broker_password_file,
             ca_file=self.broker_ca_file,
             keepalive=self.broker_keepalive,
-            outbox=self.broker_outbox
-            or self.journal.with_name(self.journal.stem + ".outbox.jsonl"),
+            outbox=self.outbox,
         )
+
+    @property
+    def outbox(self) -> Path:
+        """Where messages the broker has not acknowledged wait: `broker_outbox`, or beside
+        the journal."""
+        return self.broker_outbox or self.journal.with_name(self.journal.stem + ".outbox.jsonl")
 
     @property
     def status_file(self) -> Path:

@@ -71,8 +71,9 @@ class BoardCommands:
         if event.kind == "resign":
             self.resign(now, d["side"])
         elif event.kind == "draw-offer":
-            other = "B" if d["side"] == "W" else "W"
-            self.announcer.announce("draw-offer", side=d["side"], other=other)
+            if not self.offer_draw(now, d["side"]):  # to the computer, or between people
+                other = "B" if d["side"] == "W" else "W"
+                self.announcer.announce("draw-offer", side=d["side"], other=other)
         elif event.kind == "draw-accept":
             self.command(now, "draw")
         elif event.kind == "takeback":

@@ -36,6 +36,8 @@ from host.session.events import EventHandling
 from host.session.leds import Draw, Leds
 
 RECENT = 8
+#: what the board itself can say about its device (`board_event`)
+DEVICE_EVENTS = ("disconnected", "reconnected", "waiting-for-board", "board-found")
 COMMANDS = ("takeback", "new", "resign", "draw", "quit")
 #: the same, as a Portuguese speaker types them
 COMANDOS = ("desfazer", "nova", "desistir", "empate", "sair")
@@ -62,7 +64,7 @@ class Session(BoardCommands, EventHandling, Leds):
         `start`: a new game begins from this position (a problem, a lesson), not resumed."""
         self.config = config
         self.announcer = announcer
-        self.journal = Journal(config.journal)
+        self.journal = Journal(config.journal, on_trouble=self._journal_trouble)
         self.draw = draw
         self.quit = False
         self.hint_level = config.hints
@@ -357,9 +359,8 @@ class Session(BoardCommands, EventHandling, Leds):
                 return
             if word == "resign":
                 self.resign(now, rec.game.position.turn)
-            else:
-                self.announcer.announce("draw-agreed")
-                self._handle(rec.finish(now, None, "agreement"))
+            elif not self.offer_draw(now):
+                self.agree_draw(now)
         elif word == "quit":
             self.quit = True
         else:
@@ -405,6 +406,30 @@ class Session(BoardCommands, EventHandling, Leds):
         for _ in range(plies):
             self._handle(rec.take_back(now))
 
+    def offer_draw(self, now: float, side: str | None = None) -> bool:
+        """A draw offered to the computer by the person playing it (`side`, or None: the
+        side that is not the computer's): said, and put to the computer (bus update
+        "draw-offer"), which answers with `agree_draw` or a spoken refusal
+        (host/computer_player.py). False, and nothing done, when the computer does not
+        play exactly the other side: then a draw is the players' own agreement."""
+        levels = computer_levels(self.players, self.config.computer_level)
+        if self.recogniser.outcome is not None or len(levels) != 1:
+            return False
+        human = "B" if "W" in levels else "W"
+        if side is not None and side != human:
+            return False
+        self.announcer.announce("draw-offer-computer", side=human)
+        self.bus.publish("draw-offer", now, side=human)
+        return True
+
+    def agree_draw(self, now: float) -> None:
+        """The game ends drawn by agreement (both players, or the computer accepting)."""
+        if self.recogniser.outcome is not None:
+            return
+        self.announcer.announce("draw-agreed")
+        self._handle(self.recogniser.finish(now, None, "agreement"))
+        self._redraw(now)
+
     def resign(self, now: float, side: str) -> None:
         """`side` gives up the game (typed, from the page, or chosen on the board)."""
         if self.recogniser.outcome is not None:
@@ -420,7 +445,9 @@ class Session(BoardCommands, EventHandling, Leds):
             self.bus.publish("tags", self._clock, tags=dict(tags))
 
     def board_event(self, kind: str) -> None:
-        if kind in ("disconnected", "reconnected"):
+        """Something about the device, said and told to watchers: disconnected,
+        reconnected, waiting-for-board (not there yet at start), board-found."""
+        if kind in DEVICE_EVENTS:
             self.bus.publish("device", self._clock, event=kind)
             self.announcer.announce(kind)
 

@@ -107,6 +107,11 @@ class EventHandling:
         error = board_mistake(rec.game.position, rec.expected, rec.sensed - rec.lingering)
         return None if error is None else {"code": error.code, "params": dict(error.params)}
 
+    def _journal_trouble(self, problem: str | None) -> None:
+        """The journal (or the games folder) stopped taking writes, or takes them again
+        (host/journal.py logs why): said, so nobody trusts a card that is not written."""
+        self.announcer.announce("storage-failed" if problem else "storage-ok")
+
     def _announced(self, item: Announcement) -> None:
         self.recent.append(item)
         self.announced += 1
@@ -142,7 +147,7 @@ class EventHandling:
             return None
         # the players that game was played by (the next game's may be set already)
         tags = self.tags(record.players)
-        return save_game(record, result, self.config.games_dir, tags)
+        return save_game(record, result, self.config.games_dir, tags, self.journal)
 
     def tags(self, players: dict[str, str] | None = None) -> dict[str, str]:
         """The saved game's extra PDN tags: the computer's sides (`players`, by default

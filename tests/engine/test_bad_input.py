@@ -143,3 +143,68 @@ def test_a_game_refuses_a_position_of_another_variant() -> None:
     with pytest.raises(EngineError, match="a brazilian position; this game is russian"):
         Game("russian", brazilian)
     assert Game("brazilian", brazilian).position is brazilian
+
+
+# -- every other public entry: wrong kinds of argument are EngineErrors too -------------------
+
+
+def test_a_game_given_a_fen_text_says_how_to_start_from_one() -> None:
+    with pytest.raises(EngineError) as raised:
+        Game("brazilian", "W:W21:B1")  # type: ignore[arg-type]
+    assert str(raised.value) == ("a game starts from a Position, not str "
+                                 "(for a FEN: Game.from_fen(fen, variant))")
+    with pytest.raises(EngineError, match="from a Position, not int"):
+        Game("brazilian", 5)  # type: ignore[arg-type]
+
+
+def test_taking_back_at_the_start_is_an_engine_error_and_still_an_index_error() -> None:
+    game = Game("brazilian")
+    with pytest.raises(EngineError, match="no move to take back"):
+        game.pop()
+    with pytest.raises(IndexError):
+        game.pop()
+
+
+@pytest.mark.parametrize(("tags", "message"), [
+    ({1: 2}, "a tag name is text, not int"),
+    ({"White": ["Ana"]}, "tag White: a value is text or a number, not list"),
+    ({"Round": True}, "a value is text or a number, not bool"),
+    ("White=Ana", "tags are a mapping of tag names to values, not str"),
+    ([("White", "Ana")], "not list"),
+])
+def test_write_game_refuses_tags_that_are_not_names_and_values(tags: object,
+                                                               message: str) -> None:
+    from engine import write_game
+
+    with pytest.raises(EngineError, match=message):
+        write_game(Game("brazilian"), tags)  # type: ignore[arg-type]
+
+
+def test_write_game_takes_numbers_and_leaves_out_unknown_values() -> None:
+    from engine import write_game
+
+    text = write_game(Game("brazilian"), {"Round": 3, "WhiteElo": 1850.5, "Annotator": None})
+    assert '[Round "3"]' in text and '[WhiteElo "1850.5"]' in text and "Annotator" not in text
+    with pytest.raises(EngineError, match="writes a Game, not NoneType"):
+        write_game(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: perft(None, 1), "perft counts from a Position, not NoneType"),  # type: ignore[arg-type]
+    (lambda: perft("W:W21:B1", 2), "perft counts from a Position, not str"),  # type: ignore[arg-type]
+    (lambda: get_variant("brazilian").initial_position().count("X"), "a colour is W or B"),
+    (lambda: get_variant("brazilian").square_from_name(5), "a square name is text, not int"),
+    (lambda: __import__("engine").write_fen("W:W21:B1"), "write_fen writes a Position"),
+    (lambda: __import__("engine").parse_game(b"1. c3-d4 *"), "a PDN game is text, not bytes"),
+    (lambda: __import__("engine").read_games(5), "from a path, bytes or an open file, not int"),
+    (lambda: __import__("engine").read_games(None), "not NoneType"),
+])
+def test_other_entries_name_what_they_take(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(EngineError, match=message):
+        call()
+
+
+def test_read_fen_takes_a_variant_name_as_every_entry_does() -> None:
+    from engine import read_fen
+
+    assert read_fen("W:W21:B1", "brazilian") == Position.from_fen("W:W21:B1", "brazilian")

@@ -41,28 +41,34 @@ def test_each_level_keeps_to_its_time(number: int) -> None:
     result = Searcher(variant, clock=clock).search(root_from_position(position),
                                                    level.options())
     assert result.elapsed <= 1.1 * level.move_time
-    if level.max_depth >= 64:  # the strongest level thinks for all of its time
-        assert result.elapsed >= 0.9 * level.move_time
     assert result.depth <= level.max_depth
+    if level.max_depth >= 64:  # asked not to save time, the strongest level uses it all
+        result = Searcher(variant, clock=StepClock(0.0005)).search(
+            root_from_position(position), level.options(save_time=False))
+        assert 0.9 * level.move_time <= result.elapsed <= 1.1 * level.move_time
 
 
-def test_the_strongest_level_uses_its_time_on_the_real_clock() -> None:
+def test_the_strongest_level_uses_a_clocks_share_on_the_real_clock() -> None:
     level = get_level(4)
     variant = get_variant("brazilian")
     position = Position.from_fen(MIDDLEGAME, variant)
-    seconds = think_time(level, Clock(remaining=20.0, moves_to_go=20))
-    assert seconds == pytest.approx(1.0)
-    result = Searcher(variant).search(root_from_position(position), level.options(seconds))
+    seconds = think_time(level, Clock(time_left_ms=20_000), plies_played=0)
+    assert seconds == pytest.approx((20.0 - 2.0) / 45)  # a reserve of 2 s, 45 moves to go
+    result = Searcher(variant).search(root_from_position(position),
+                                      level.options(seconds, save_time=False))
     assert 0.9 * seconds <= result.elapsed <= 1.1 * seconds
 
 
 def test_think_time_follows_the_clock() -> None:
     level = get_level(4)
     assert think_time(level) == level.move_time
-    assert think_time(level, Clock(remaining=600.0)) == level.move_time  # plenty left
-    assert think_time(level, Clock(remaining=10.0)) == pytest.approx(10.0 / 25)
-    assert think_time(level, Clock(remaining=2.0, increment=1.0)) == pytest.approx(0.88)
-    assert think_time(level, Clock(remaining=0.05)) <= 0.05  # never the whole clock
+    assert think_time(level, Clock(time_left_ms=600_000)) == level.move_time  # plenty left
+    assert think_time(level, Clock(time_left_ms=10_000), 0) == pytest.approx(9.0 / 45)
+    assert think_time(level, Clock(time_left_ms=4_000, increment_ms=1_000), 100) == (
+        pytest.approx((4.0 - 2.0) / 15 + 0.75))  # less than the increment: the clock climbs
+    assert think_time(level, Clock(time_left_ms=2_000, increment_ms=1_000), 100) == (
+        pytest.approx(0.5))  # never more than a quarter of what is left
+    assert think_time(level, Clock(time_left_ms=50)) <= 0.05 / 4  # never the whole clock
 
 
 def test_levels_grow_stronger_and_slower() -> None:

@@ -12,7 +12,8 @@ import json
 import os
 
 import pytest
-from hands import FAMILIES, generate
+from hands import generate
+from hands.families import followed
 
 from engine import get_variant
 from host.clock.control import parse_time_control
@@ -47,7 +48,9 @@ def charged(records: list[dict]) -> list[tuple[str, int]]:
     return costs
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
+# The families the recogniser follows (hands/families.py PENDING: a family it misreads
+# charges its misreading, which the soak judges, not this test).
+@pytest.mark.parametrize("family", sorted(followed()))
 def test_each_move_is_charged_from_finish_to_finish(family: str) -> None:
     checked = 0
     for variant in VARIANTS:

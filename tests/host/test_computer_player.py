@@ -284,6 +284,12 @@ class LateOpponent:
     def hint(self, game, seconds=2.0, on_result=None):  # type: ignore[no-untyped-def]
         return self.start(game, 0, on_result=on_result)
 
+    def prepare(self, variant) -> None:  # type: ignore[no-untyped-def]
+        self.prepared = variant
+
+    def new_game(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -453,3 +459,60 @@ def test_a_hint_asked_on_the_board_while_the_computer_thinks_is_said_and_not_sea
         "No hint: the computer is thinking about its move."]
     assert len(late.callbacks) == 1 and computer.thinking  # its own search goes on
     assert session.hint == before
+
+
+class RecordingOpponent(Opponent):
+    """The real opponent, remembering every search job it started."""
+
+    def __init__(self) -> None:
+        super().__init__("process", seed=7)
+        self.jobs: list = []
+
+    def start(self, game, level, **kwargs):  # type: ignore[no-untyped-def, override]
+        job = super().start(game, level, **kwargs)
+        self.jobs.append(job)
+        return job
+
+
+def test_the_worker_is_ready_before_the_computers_first_turn(tmp_path: Path) -> None:
+    """Started with the game, not at the computer's first turn: the first search begins
+    warm (no interpreter to start, nothing to build in the move's time)."""
+    runtime = runtime_for(tmp_path, black="computer:2")
+    recorded: list[RecordingOpponent] = []
+    runtime._make_opponent = lambda: recorded.append(RecordingOpponent()) or recorded[-1]  # noqa: SLF001
+    session = runtime.session
+
+    async def play() -> None:
+        task = await running(runtime)
+        assert len(recorded) == 1  # made with the game: nobody has moved yet
+        opponent = recorded[0]
+        assert await asyncio.to_thread(opponent.wait_ready, "brazilian", 30)
+        await carry_out(runtime, session.game.position.parse_move("c3-d4"))
+        await computer_move(runtime)
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
+    (job,) = recorded[0].jobs
+    assert job.warm is True
+
+
+def test_a_game_between_people_starts_no_worker_until_the_computer_joins(
+        tmp_path: Path) -> None:
+    runtime = runtime_for(tmp_path, black="human")
+    recorded: list[RecordingOpponent] = []
+    runtime._make_opponent = lambda: recorded.append(RecordingOpponent()) or recorded[-1]  # noqa: SLF001
+
+    async def play() -> None:
+        task = await running(runtime)
+        await asyncio.sleep(0.1)
+        assert recorded == []  # two people: no search process
+        runtime.control(Control("new", variant="russian",
+                                players={"W": "human", "B": "computer:3"}))
+        assert len(recorded) == 1
+        assert await asyncio.to_thread(recorded[0].wait_ready, "russian", 30)
+        assert recorded[0].jobs == []  # ready, and still nothing asked of it
+        runtime.stop()
+        await task
+
+    asyncio.run(play())

@@ -1,5 +1,6 @@
-"""The systemd service: unit text, systemd-analyze verify, install and uninstall into a
-folder standing for / (no root needed), with systemctl and useradd recorded, not run."""
+"""The systemd service: unit text, systemd-analyze verify and security, install and
+uninstall into a folder standing for / (no root needed), with systemctl and useradd
+recorded, not run (useradd's effect on the folder's passwd and group files is played)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,21 @@ from pathlib import Path
 import pytest
 
 from host.commands import service
+from host.config import check_files
 from host.errors import UserError
 from host.systemd import UNIT, System, UnitSettings, service_state, unit_text
 from tests.tools import need
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = Path(sys.executable).parent / "draughtsboard"
+#: where the program stands in the systems installed into (fake_root)
+IMAGE_PROGRAM = "/opt/draughtsboard/bin/draughtsboard"
 
 
 class Recorder:
-    """Stands in for running commands: records them, answers with `answers`."""
+    """Stands in for running commands: records them, answers with `answers`. useradd
+    --root R NAME adds NAME to R's passwd and group files, as useradd --system does
+    (Debian's shadow 4.13: a system id below 1000 and a group of the user's name)."""
 
     def __init__(self, answers: dict[str, tuple[int, str]] | None = None) -> None:
         self.calls: list[list[str]] = []
@@ -29,27 +35,55 @@ class Recorder:
 
     def __call__(self, args) -> subprocess.CompletedProcess[str]:
         self.calls.append(list(args))
+        if args[0] == "useradd" and "--root" in args:
+            root = Path(args[args.index("--root") + 1])
+            with open(root / "etc" / "passwd", "a") as passwd:
+                passwd.write(f"{args[-1]}:x:998:998::/var/lib/draughtsboard:/usr/sbin/nologin\n")
+            with open(root / "etc" / "group", "a") as group:
+                group.write(f"{args[-1]}:x:998:\n")
         code, out = self.answers.get(" ".join(args[1:]), (0, ""))
         return subprocess.CompletedProcess(list(args), code, out, "" if code == 0 else "boom")
 
 
+def put(root: Path, path: str, text: str = "", mode: int = 0o644) -> Path:
+    """A file in the system under `root`, its folders made 0755 on the way."""
+    inside = root / path.lstrip("/")
+    for folder in reversed(inside.parents):
+        if folder.is_relative_to(root) and not folder.exists():
+            folder.mkdir(mode=0o755)
+    inside.write_text(text)
+    inside.chmod(mode)
+    return inside
+
+
 def fake_root(
-    tmp_path: Path, users: str = "pi", groups=("gpio", "spi", "dialout", "audio")
-) -> Path:
+    tmp_path: Path, users: str = "pi", groups=("gpio", "spi", "dialout", "audio"),
+    program: str = IMAGE_PROGRAM,
+) -> Path:  # fmt: skip
+    """A system with `users` (uid 1000...) and `groups`, Python in /usr/bin and the
+    draughtsboard program in a virtual environment at `program`, all readable by all."""
     root = tmp_path / "root"
     (root / "etc").mkdir(parents=True)
     (root / "etc" / "passwd").write_text(
         "root:x:0:0::/root:/bin/bash\n"
-        + "".join(f"{u}:x:1000:1000::/home/{u}:/bin/bash\n" for u in users.split())
-    )
+        + "".join(f"{u}:x:{1000 + i}:{1000 + i}::/home/{u}:/bin/bash\n"
+                  for i, u in enumerate(users.split()))
+    )  # fmt: skip
     (root / "etc" / "group").write_text(
-        "".join(f"{g}:x:{900 + i}:\n" for i, g in enumerate(groups))
-    )
+        "".join(f"{g}:x:{900 + i}:{users.split()[0] if users else ''}\n"
+                for i, g in enumerate(groups))
+    )  # fmt: skip
+    put(root, "/usr/bin/python3.11", "an interpreter", 0o755)
+    (root / "usr" / "bin" / "python3").symlink_to("python3.11")
+    venv = Path(program).parent.parent
+    put(root, program, f"#!{venv}/bin/python3\nfrom host.cli import main\n", 0o755)
+    (root / str(venv / "bin" / "python3").lstrip("/")).symlink_to("/usr/bin/python3")
+    put(root, str(venv / "pyvenv.cfg"), "home = /usr/bin\n")
     return root
 
 
 def install_args(**kw) -> argparse.Namespace:
-    base = {"user": "pi", "board": "gpio", "executable": str(PROGRAM), "no_start": False}
+    base = {"user": "pi", "board": "gpio", "executable": IMAGE_PROGRAM, "no_start": False}
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -62,7 +96,9 @@ def test_the_unit_runs_the_board_as_a_user_with_the_device_groups() -> None:
     assert "User=pi" in lines
     assert "SupplementaryGroups=gpio spi dialout" in lines
     config = '"/etc/draughtsboard/config.toml"'
-    assert f'ExecStartPre="/opt/db/bin/draughtsboard" config --check {config}' in lines
+    # `run` checks its settings itself (exit 2): an ExecStartPre's status would not count
+    # for RestartPreventExitStatus, which looks at the main process only
+    assert not any(line.startswith("ExecStartPre") for line in lines)
     assert f'ExecStart="/opt/db/bin/draughtsboard" run --config {config}' in lines
     assert f'ExecStopPost=-"/opt/db/bin/draughtsboard" service leds-off --config {config}' in lines
     assert "Restart=on-failure" in lines and "RestartPreventExitStatus=2" in lines
@@ -106,7 +142,7 @@ def test_install_into_a_root_folder(tmp_path: Path, capsys) -> None:
     )
     unit = (root / "etc" / "systemd" / "system" / UNIT).read_text()
     assert "User=pi" in unit and "SupplementaryGroups=gpio spi dialout audio\n" in unit
-    assert f'ExecStart="{PROGRAM}" run' in unit
+    assert f'ExecStart="{IMAGE_PROGRAM}" run' in unit
     assert runner.calls == [["systemctl", f"--root={root}", "enable", UNIT]]
     assert "enabled" in capsys.readouterr().out
 
@@ -161,7 +197,13 @@ def test_live_install_reloads_enables_and_starts(tmp_path: Path, monkeypatch) ->
     monkeypatch.setattr(System, "live", property(lambda self: True))
     monkeypatch.setattr(System, "user_exists", lambda self, user: True)
     service.install(system, install_args())
-    assert [c[1:] for c in system.runner.calls] == [["daemon-reload"], ["enable", "--now", UNIT]]
+    check, *rest = system.runner.calls
+    # first `config --check` as the service's user, with its ids and groups (pi: 1000,
+    # and the device groups 900-903), in a clean environment
+    assert check[:5] == ["setpriv", "--reuid=1000", "--regid=1000",
+                         "--groups=900,901,902,903,1000", "--"]  # fmt: skip
+    assert check[-4:] == [IMAGE_PROGRAM, "config", "--check", "/etc/draughtsboard/config.toml"]
+    assert [c[1:] for c in rest] == [["daemon-reload"], ["enable", "--now", UNIT]]
 
 
 def test_live_install_without_systemd_running_changes_nothing(
@@ -218,7 +260,7 @@ def test_service_install_from_the_command_line_into_a_folder(tmp_path: Path) -> 
             "--user",
             "pi",
             "--executable",
-            str(PROGRAM),
+            IMAGE_PROGRAM,
         ],
         capture_output=True,
         text=True,
@@ -228,21 +270,8 @@ def test_service_install_from_the_command_line_into_a_folder(tmp_path: Path) -> 
     )
     assert result.returncode == 0, result.stderr
     assert log.read_text() == f"--root={root} enable {UNIT}\n"
-    check = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host.cli",
-            "config",
-            "--check",
-            str(root / "etc/draughtsboard/config.toml"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert check.returncode == 0, check.stderr
+    # the starter config passes (its folders are the target's, checked as its user there)
+    assert check_files([root / "etc/draughtsboard/config.toml"], places=False) == []
 
 
 def test_leds_off_blanks_the_configured_board(tmp_path: Path, monkeypatch) -> None:
