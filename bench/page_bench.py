@@ -40,8 +40,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--no-first-run"]
 TARGET_P99_MS = 50.0
 STATIC = resources.files("host.web") / "static"
-PAGE_FILES = ("index.html", "i18n.js", "board.js", "sound.js", "panel.js", "app.js",
-              "style.css")
+PAGE_FILES = ("index.html", "i18n.js", "hands.js", "board.js", "sound.js", "panel.js", "dialogs.js",
+              "clock.js", "app.js", "style.css")
 PIECE = 22
 
 # In the page: press and release on a square (the page's own pointer hands), and the

@@ -43,8 +43,8 @@
   });
   // The note under the tray always holds a line (what the tray is for, or what the hand
   // holds), so lifting a piece never moves the page.
-  board.onHandChange = () => renderHandNote();
-  board.onSlip = (key, values) => {
+  board.hands.onHandChange = () => renderHandNote();
+  board.hands.onSlip = (key, values) => {
     slip = { key, values };
     clearTimeout(slipTimer);
     slipTimer = setTimeout(() => { slip = null; if (state) render(); }, SLIP_SHOWN);
@@ -54,7 +54,7 @@
   board.flip(localStorage.getItem(FLIP_KEY) === "on");
 
   function renderHandNote() {
-    const hand = board.hand;
+    const hand = board.hands.held;
     const key = hand ? (hand.byKey ? "hand-keys" : "hand") : "tray-help";
     $("hand-note").textContent = say(language(), key);
     $("hand-note").dataset.holding = String(Boolean(hand));
@@ -76,7 +76,7 @@
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       setLink("offline");
-      board.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
+      board.hands.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
       for (const resolve of waiting.values()) resolve({ type: "error", error: "connection lost" });
       waiting.clear();
       setTimeout(connect, retry);
@@ -244,10 +244,6 @@
     $("token-form").hidden = !(why === "token" || why === "stale-token");
   }
 
-  function capitalise(text) {
-    return text ? text[0].toUpperCase() + text.slice(1) : "";
-  }
-
   function setLink(kind) {
     $("link-badge").dataset.link = kind;
     $("link-badge").textContent = say(language(), kind);
@@ -306,7 +302,7 @@
   });
   // The put-right a person would do: the same lifts and places, one after another.
   $("btn-put-right").addEventListener("click", () => {
-    board.putBack();
+    board.hands.putBack();
     for (const step of (state && state.put_right) || []) send("hands", step);
   });
   $("btn-rematch").addEventListener("click", () => {
@@ -372,11 +368,11 @@
     });
   }
   for (const piece of document.querySelectorAll("[data-tray]")) {
-    piece.addEventListener("pointerdown", (event) => board.takeFromTray(piece.dataset.tray, event));
+    piece.addEventListener("pointerdown", (event) => board.hands.takeFromTray(piece.dataset.tray, event));
     piece.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
       event.preventDefault();
-      board.takeFromTray(piece.dataset.tray, null);
+      board.hands.takeFromTray(piece.dataset.tray, null);
       $("board").querySelector('[tabindex="0"]').focus();
     });
   }
@@ -405,81 +401,7 @@
     reconnect();
   });
 
-  // New game: the variant picker (all eight; those that do not fit a real board are
-  // shown but cannot be chosen) and who plays each side.
-  $("btn-new").addEventListener("click", () => {
-    const lang = language();
-    const grid = $("variant-grid");
-    grid.replaceChildren();
-    for (const variant of state.variants) {
-      const label = document.createElement("label");
-      label.className = "variant-choice";
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = "variant";
-      input.value = variant.name;
-      input.checked = variant.name === state.variant;
-      input.disabled = !variant.playable;
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = capitalise(variantLabel(lang, variant.name));
-      const size = document.createElement("span");
-      size.className = "size";
-      size.textContent = say(lang, "size", { n: variant.size }) +
-        (variant.playable ? "" : " · " + say(lang, "not-here"));
-      label.append(input, name, size);
-      grid.append(label);
-    }
-    for (const side of ["W", "B"]) {
-      const select = $("player-" + side);
-      select.replaceChildren();
-      for (const value of ["human", "computer:1", "computer:2", "computer:3", "computer:4"]) {
-        const option = document.createElement("option");
-        option.value = value;
-        option.textContent = playerLabel(lang, value);
-        select.append(option);
-      }
-      const current = (state.players && state.players[side]) || "human";
-      const level = state.computer && state.computer.sides && state.computer.sides[side];
-      select.value = current === "human" ? "human" : "computer:" + (level || 2);
-    }
-    $("new-note").textContent = say(lang, state.mode === "sim" ? "new-note" : "new-note-real");
-    $("new-dialog").showModal();
-  });
-  $("new-dialog").addEventListener("close", () => {
-    if ($("new-dialog").returnValue !== "start") return;
-    const chosen = document.querySelector("#variant-grid input:checked");
-    const players = { W: $("player-W").value, B: $("player-B").value };
-    control("new", {
-      variant: chosen ? chosen.value : state.variant, players, clock: Clocks.chosen(),
-    });
-  });
-
-  $("btn-games").addEventListener("click", async () => {
-    const list = $("games-list");
-    list.replaceChildren();
-    let games = [];
-    try {
-      games = (await (await fetch("/api/games")).json()).games;
-    } catch (error) {
-      toast(String(error));
-    }
-    for (const game of games) {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = "/api/games/" + encodeURIComponent(game.name);
-      link.download = game.name;
-      link.textContent = game.name;
-      item.append(link);
-      list.append(item);
-    }
-    if (!games.length) {
-      const item = document.createElement("li");
-      item.textContent = say(language(), "no-games");
-      list.append(item);
-    }
-    $("games-dialog").showModal();
-  });
+  setUpDialogs({ state: () => state, language, control, toast });
 
   // The host's sentences first (each viewer renders them in its own language), then live.
   fetch("/api/words")

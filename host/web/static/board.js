@@ -1,38 +1,18 @@
-// The board as it physically stands, and the simulated hands that move its pieces.
+// The board as it physically stands: the grid of squares, drawn from the state (or a
+// past position), and the keyboard's way across it. Its hands are in hands.js.
 //
 // Every square is a gridcell of the role=grid; a dark square carries data-square (the
 // variant's number), data-piece ("", "W", "B", "WK", "BK") and data-led (the LED's role,
 // or ""), and an accessible name that says its piece and its light ("c3, white man, may
-// move here"). The hands never send moves: only lift and place, as switches would see.
-//
-// Hands, with a mouse or a finger:
-// - press on a piece: it is lifted and follows the pointer; release on an empty dark
-//   square to put it down there (back on its own square is a lift-and-return). Released
-//   anywhere it cannot stand (off the board, on a light square, on another piece) it
-//   goes back to its own square at once, and the page says why (`onSlip`);
-// - a click (press and release without moving) keeps the piece in the hand; the next
-//   click on an empty dark square puts it down, so a multi-capture can touch down on
-//   every landing square;
-// - a click on a piece lit "remove", or on a piece the held one may capture, takes it
-//   off; a click on any other piece picks it up (the held one goes back first);
-// - the tray holds spare men and kings: drop a king on a man of its colour to crown it
-//   (lift, stack, put back).
+// move here").
 //
 // Keyboard: the board is one Tab stop (a roving tabindex); the arrow keys move across
-// it, Home and End along a rank; Enter or Space acts as a click. A tray piece is a
-// button: Enter takes it into the hand, then Enter on a square puts it down.
+// it, Home and End along a rank; Enter or Space acts as a click.
 "use strict";
 
-const DRAG_THRESHOLD = 6; // pixels a pointer must travel before a press becomes a drag
-
 class BoardView {
-  constructor(root, ghost, hands) {
+  constructor(root, ghost, actions) {
     this.root = root;
-    this.ghost = ghost;
-    // {lift(square, hold), place(square, piece), drop(square)} -> Promise. A piece lifted
-    // with hold stays in this page's hand: if the page goes away the host puts it back;
-    // drop says the hand let go of it off the board (a captured piece taken off).
-    this.hands = hands;
     this.cells = new Map(); // square -> element (dark squares)
     this.grid = []; // [row][column] -> element, as drawn (flipped or not)
     this.key = "";
@@ -41,16 +21,8 @@ class BoardView {
     this.interactive = false;
     this.flipped = false;
     this.language = "en";
-    this.hand = null; // {piece, from: square or null (tray)}
-    this.press = null; // {x, y, moved, pointerId, takeOff}
-    this.pointer = { x: 0, y: 0 };
     this.focusAt = [0, 0]; // the [row, column] that holds the board's one Tab stop
-    this.onHandChange = () => {};
-    this.onSlip = () => {};
-    root.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    window.addEventListener("pointermove", (e) => this.pointerMove(e));
-    window.addEventListener("pointerup", (e) => this.pointerUp(e));
-    window.addEventListener("pointercancel", () => this.cancelPress());
+    this.hands = new Hands(this, ghost, actions);
     root.addEventListener("keydown", (e) => this.keyDown(e));
     root.addEventListener("focusin", (e) => this.focused(e));
   }
@@ -71,7 +43,7 @@ class BoardView {
       const sameBoard = this.key.split(":").slice(0, 2).join(":") === key.split(":").slice(0, 2).join(":");
       this.build(state);
       this.key = key;
-      if (!(rebuilt && sameBoard)) this.dropHand(); // a flip keeps the piece in the hand
+      if (!(rebuilt && sameBoard)) this.hands.dropHand(); // a flip keeps the piece in the hand
     }
     const pieces = this.shown.pieces || {};
     const leds = this.shown.leds || {};
@@ -84,7 +56,7 @@ class BoardView {
         cell.dataset.piece = piece;
         cell.querySelector(".piece").className = pieceClass(piece);
       }
-      if (piece === "" || (this.hand && this.hand.from !== square)) {
+      if (piece === "" || (this.hands.held && this.hands.held.from !== square)) {
         cell.classList.remove("held");
       }
       cell.dataset.led = role;
@@ -106,8 +78,9 @@ class BoardView {
     const lang = this.language;
     const text = words(lang);
     const parts = [this.squareName(square)];
-    const held = this.hand && this.hand.from === square;
-    parts.push(held ? text.pieces[this.hand.piece] + ", " + text["in-hand"]
+    const hand = this.hands.held;
+    const held = hand && hand.from === square;
+    parts.push(held ? text.pieces[hand.piece] + ", " + text["in-hand"]
       : piece ? text.pieces[piece] : text.empty);
     if (role) {
       const key = role === "wrong" ? (blinking ? "wrong-take" : "wrong-put") : role;
@@ -257,7 +230,7 @@ class BoardView {
     const cell = event.target.closest("[data-square]");
     event.preventDefault();
     if (!this.interactive || !cell) return;
-    this.touchSquare(Number(cell.dataset.square), null);
+    this.hands.touchSquare(Number(cell.dataset.square), null);
   }
 
   // -- hands ----------------------------------------------------------------------
@@ -273,213 +246,8 @@ class BoardView {
     return (this.state && this.state.pieces[square]) || "";
   }
 
-  pointerDown(event) {
-    if (!this.interactive || event.button > 0) return;
-    const cell = event.target.closest("[data-square]");
-    if (!cell) return;
-    event.preventDefault();
-    this.pointer = { x: event.clientX, y: event.clientY };
-    this.touchSquare(Number(cell.dataset.square), event);
-  }
-
-  // May the hand take the piece on `square` off the board? A captured piece lit
-  // "remove", or, while a piece of the side to move is in the hand, one it may capture.
-  mayTakeOff(square, piece) {
-    const state = this.state;
-    if ((state.leds[square] || "") === "remove") return true;
-    const hand = this.hand;
-    return Boolean(hand && hand.from !== null && hand.piece[0] === state.turn &&
-      piece[0] !== state.turn && (state.capturable || []).includes(square));
-  }
-
-  // A press (or a key) on a dark square.
-  touchSquare(square, event) {
-    const piece = this.pieceOn(square);
-    const hand = this.hand;
-    if (hand) {
-      if (!piece) {
-        this.putDown(square);
-      } else if (square === hand.from) {
-        this.putDown(square); // the held piece's own square: it goes back
-      } else if (stacksOn(hand, piece)) {
-        this.crown(square, hand.piece);
-      } else if (this.mayTakeOff(square, piece)) {
-        this.hands.lift(square); // taking off a captured piece with the other hand
-      } else {
-        // Another piece: the held one goes back first, then this one is picked up.
-        this.putBack();
-        this.pickUp(square, piece, event);
-      }
-      return;
-    }
-    if (!piece) return;
-    // A captured piece (lit "remove") is taken off by a click; dragged, it moves like any
-    // other (to put a knocked piece right, say). Any other piece is picked up.
-    const takeOff = this.mayTakeOff(square, piece);
-    this.pickUp(square, piece, event);
-    if (!event || event.pointerId === undefined) {
-      if (takeOff) this.letGo();
-    } else if (this.press) {
-      this.press.takeOff = takeOff;
-    }
-  }
-
-  pickUp(square, piece, event) {
-    this.hand = { piece, from: square, byKey: !event };
-    const cell = this.cells.get(square);
-    if (cell) cell.classList.add("held");
-    this.hands.lift(square, true);
-    this.startPress(event);
-    this.showHand();
-  }
-
-  takeFromTray(piece, event) {
-    if (!this.interactive) return;
-    if (event && event.pointerId !== undefined) {
-      event.preventDefault();
-      this.pointer = { x: event.clientX, y: event.clientY };
-    }
-    this.putBack();
-    this.hand = { piece, from: null, byKey: !event };
-    this.startPress(event);
-    this.showHand();
-  }
-
-  startPress(event) {
-    if (event && event.pointerId !== undefined) {
-      this.press = { x: event.clientX, y: event.clientY, moved: false, pointerId: event.pointerId };
-    }
-  }
-
-  putDown(square) {
-    const hand = this.hand;
-    this.dropHand();
-    return this.hands.place(square, hand.piece);
-  }
-
-  // The held piece goes back where it was lifted (nothing if it came from the tray).
-  putBack() {
-    const hand = this.hand;
-    if (!hand) return;
-    if (hand.from !== null && !this.pieceOn(hand.from)) {
-      this.putDown(hand.from);
-    } else {
-      this.dropHand();
-    }
-  }
-
-  crown(square, king) {
-    // A person lifts the man, stacks the king on it and puts it back.
-    this.dropHand();
-    this.hands.lift(square);
-    return this.hands.place(square, king);
-  }
-
-  // The hand lets go of its piece off the board (a captured piece taken off): the
-  // switches already see the square empty; the host learns the hand is empty.
-  letGo() {
-    const hand = this.hand;
-    this.dropHand();
-    if (hand && hand.from !== null) this.hands.drop(hand.from);
-  }
-
-  // A piece released where it cannot stand goes back where it came from, and the page
-  // says why (a spare piece from the tray simply goes back to the tray).
-  slip(reason, to) {
-    const hand = this.hand;
-    if (!hand) return;
-    if (hand.from === null) {
-      this.dropHand();
-      this.onSlip("slip-tray", {});
-      return;
-    }
-    const from = this.squareName(hand.from);
-    this.putBack();
-    this.onSlip(reason, { square: from, to: to === null ? "" : this.squareName(to) });
-  }
-
-  // The hand is empty (its piece was put down, or the board was set up afresh).
-  dropHand() {
-    if (this.hand && this.hand.from !== null) {
-      const cell = this.cells.get(this.hand.from);
-      if (cell) cell.classList.remove("held");
-    }
-    this.hand = null;
-    this.press = null;
-    this.showHand();
-  }
-
-  pointerMove(event) {
-    this.pointer = { x: event.clientX, y: event.clientY };
-    const press = this.press;
-    if (press && event.pointerId === press.pointerId && !press.moved) {
-      const dx = event.clientX - press.x;
-      const dy = event.clientY - press.y;
-      if (dx * dx + dy * dy > DRAG_THRESHOLD * DRAG_THRESHOLD) press.moved = true;
-    }
-    if (this.hand) this.placeGhost();
-  }
-
-  pointerUp(event) {
-    const press = this.press;
-    if (!press || event.pointerId !== press.pointerId) return;
-    this.press = null;
-    if (!this.hand) return;
-    if (!press.moved) {
-      if (press.takeOff) this.letGo(); // clicked off the board
-      return; // otherwise a click: the piece stays in the hand
-    }
-    const square = this.squareAt(event.clientX, event.clientY);
-    const hand = this.hand;
-    if (square === null) {
-      this.slip("slip-off", null); // dropped off the board
-      return;
-    }
-    if (square === 0) {
-      this.slip("slip-light", null);
-      return;
-    }
-    const piece = this.pieceOn(square);
-    if (!piece || square === hand.from) {
-      this.putDown(square);
-    } else if (stacksOn(hand, piece)) {
-      this.crown(square, hand.piece);
-    } else {
-      this.slip("slip-occupied", square); // onto another piece
-    }
-  }
-
-  cancelPress() {
-    this.press = null;
-  }
-
-  showHand() {
-    const hand = this.hand;
-    this.ghost.hidden = !hand;
-    if (hand) {
-      this.ghost.firstElementChild.className = pieceClass(hand.piece);
-      this.placeGhost();
-    }
-    this.onHandChange(hand);
-  }
-
-  placeGhost() {
-    if (this.hand && this.hand.byKey) {
-      // Taken with the keyboard: no pointer to follow (the note under the tray says it).
-      this.ghost.hidden = true;
-      return;
-    }
-    const size = this.root.clientWidth / (this.state ? this.state.size : 8);
-    this.ghost.style.setProperty("--cell", size + "px");
-    this.ghost.style.transform =
-      "translate(" + (this.pointer.x - size / 2) + "px," + (this.pointer.y - size / 2) + "px)";
-  }
 }
 
-// A spare king from the tray dropped on a piece of its colour is stacked on it (crowning).
-function stacksOn(hand, piece) {
-  return hand.from === null && hand.piece.endsWith("K") && piece[0] === hand.piece[0];
-}
 
 function pieceClass(piece) {
   if (!piece) return "piece";
