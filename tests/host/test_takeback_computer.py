@@ -26,7 +26,8 @@ BRAZILIAN = get_variant("brazilian")
 
 class ScriptedOpponent:
     """Answers each search with the first legal move, when `answer()` is called; a
-    cancelled search is forgotten (the real worker drops it)."""
+    cancelled search is forgotten (the real worker drops it). The calls are those of
+    host/opponent.py `Opponent` that the computer player makes."""
 
     def __init__(self) -> None:
         self.waiting: list[tuple[SearchJob, Any]] = []
@@ -41,6 +42,12 @@ class ScriptedOpponent:
 
     def hint(self, game, seconds=2.0, on_result=None):  # type: ignore[no-untyped-def]
         return self.start(game, 0, on_result=on_result)
+
+    def prepare(self, variant) -> None:  # type: ignore[no-untyped-def]
+        pass  # nothing to warm up: the answers are scripted
+
+    def new_game(self) -> None:
+        pass
 
     def answer(self) -> Move:
         job, on_result = self.waiting.pop()
