@@ -148,11 +148,12 @@ def run(rounds: int = 100, plies: int = 20) -> str:
     with TemporaryDirectory() as tmp:
         server = Server(Path(tmp), "127.0.0.1:0")
         try:
-            per_move, messages, state_size = asyncio.run(_socket_bytes(server.url, plies))
+            # the browser first: it lifts and puts back a piece of the start position
             if CHROMIUM.exists():
                 places, lifts = _browser_latencies(server.url + "/", rounds)
             else:
                 places = lifts = []
+            per_move, messages, state_size = asyncio.run(_socket_bytes(server.url, plies))
         finally:
             server.stop()
     lines = [

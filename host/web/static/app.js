@@ -56,7 +56,7 @@
   function renderHandNote() {
     const hand = board.hands.held;
     const key = hand ? (hand.byKey ? "hand-keys" : "hand") : "tray-help";
-    $("hand-note").textContent = say(language(), key);
+    setText($("hand-note"), say(language(), key));
     $("hand-note").dataset.holding = String(Boolean(hand));
   }
 
@@ -180,7 +180,7 @@
     document.documentElement.lang = lang;
     for (const element of document.querySelectorAll("[data-i18n]")) {
       if (element.dataset.armed === "true") continue; // showing its question
-      element.textContent = say(lang, element.dataset.i18n);
+      setText(element, say(lang, element.dataset.i18n));
     }
     if (ply !== null && ply >= state.moves.length) ply = null; // that move was taken back
     const shown = shownPosition();
@@ -190,10 +190,10 @@
     board.render(state, simulated && mayControl && !browsing, lang, shown || undefined);
     $("tray").hidden = !(simulated && mayControl);
     renderHandNote();
-    $("variant-name").textContent = capitalise(variantLabel(lang, state.variant));
-    $("mode-badge").textContent = say(lang, simulated ? "sim" : "companion");
+    setText($("variant-name"), capitalise(variantLabel(lang, state.variant)));
+    setText($("mode-badge"), say(lang, simulated ? "sim" : "companion"));
     $("watch-badge").hidden = mayControl;
-    $("watch-badge").textContent = say(lang, "watching");
+    setText($("watch-badge"), say(lang, "watching"));
     setLink($("link-badge").dataset.link);
     renderAccess(lang);
     renderControls(lang);
@@ -240,13 +240,13 @@
     if (mayControl) return;
     const key = { "token": "why-token", "stale-token": "why-stale", "local-only": "why-local",
                   "other-site": "why-other-site" }[why] || "why-token";
-    $("access-text").textContent = say(lang, key);
+    setText($("access-text"), say(lang, key));
     $("token-form").hidden = !(why === "token" || why === "stale-token");
   }
 
   function setLink(kind) {
     $("link-badge").dataset.link = kind;
-    $("link-badge").textContent = say(language(), kind);
+    setText($("link-badge"), say(language(), kind));
   }
 
   let toastTimer = null;

@@ -5,6 +5,12 @@
 
 const $ = (id) => document.getElementById(id);
 
+// Write a text only when it changed: a page redrawn on every state should touch the
+// document only where something differs.
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 // What the status line says: the board as it stands now, most urgent first.
 function statusText(view) {
   const { state, lang, slip, browsing } = view;
@@ -52,9 +58,9 @@ function renderStatus(view) {
   const names = say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
     say(lang, "black") + ": " + (player("B") || say(lang, "human"));
   const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
-  $("players-line").textContent = [names, round].filter(Boolean).join(" — ");
+  setText($("players-line"), [names, round].filter(Boolean).join(" — "));
   $("turn-dot").className = "dot " + (state.turn === "W" ? "white" : "black");
-  $("turn-text").textContent = say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] });
+  setText($("turn-text"), say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] }));
   $("turn").hidden = Boolean(over);
   $("outcome").hidden = !over;
   if (over) {
@@ -64,7 +70,7 @@ function renderStatus(view) {
     $("outcome").dataset.winner = over.winner || "draw";
   }
   const text = statusText(view);
-  if ($("latest").textContent !== text) $("latest").textContent = text;
+  setText($("latest"), text);
   $("status-card").dataset.correcting = String(Boolean(state.correcting && !over));
   const simulated = state.mode === "sim";
   const move = state.computer && state.computer.move;
@@ -91,6 +97,9 @@ function renderLegend(view, shown) {
     if (!items.has(key)) items.set(key, [role, blinking]);
   }
   const legend = $("legend");
+  const key = lang + "|" + [...items].map(([k, [role]]) => k + ":" + state.colours[role]).join(",");
+  if (legend.dataset.key === key) return;
+  legend.dataset.key = key;
   legend.replaceChildren();
   for (const [key, [role, blinking]] of items) {
     const item = document.createElement("li");
@@ -160,14 +169,14 @@ function renderViewing(view, position) {
   $("viewing").dataset.browsing = String(browsing);
   $("btn-live").hidden = !browsing;
   if (!browsing) {
-    $("viewing-text").textContent = "";
+    setText($("viewing-text"), "");
   } else if (view.ply === 0) {
-    $("viewing-text").textContent = say(lang, "viewing-start");
+    setText($("viewing-text"), say(lang, "viewing-start"));
   } else {
     const number = Math.floor((view.ply - 1) / 2) + 1;
     const dots = view.ply % 2 === 1 ? "." : "...";
-    $("viewing-text").textContent = say(lang, "viewing", {
-      ply: number + dots, move: state.moves[view.ply - 1] || "" });
+    setText($("viewing-text"), say(lang, "viewing", {
+      ply: number + dots, move: state.moves[view.ply - 1] || "" }));
   }
   return position;
 }
