@@ -7,7 +7,7 @@ BENCH_VENV := .venv-bench
 .PHONY: run test bench lint clean screenshots soak
 
 # `make run` installs only the game and what it runs on (aiohttp and segno for its
-# page); `make test` adds the developer tools (pytest, hypothesis, ruff, playwright)
+# page); `make test` adds the developer tools (pytest, hypothesis, ruff, mypy, playwright)
 # once, recorded by its own stamp.
 DEV_STAMP := $(VENV)/.dev-installed
 
@@ -26,8 +26,10 @@ $(DEV_STAMP): $(BIN)/draughtsboard
 run: $(BIN)/draughtsboard
 	$(BIN)/draughtsboard run --board sim --open
 
+# ruff, then mypy (its files and exceptions: pyproject.toml), then the tests.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(DEV_STAMP)
@@ -70,7 +72,8 @@ bench: $(BENCH_VENV)/bin/python
 screenshots: $(DEV_STAMP)
 	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
 		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_page_play.py \
-		tests/web/test_page_views.py tests/web/test_page_access.py
+		tests/web/test_page_views.py tests/web/test_page_access.py \
+		tests/web/test_review_page.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -26,8 +26,9 @@ def hex_colour(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
-    """The state of `session`, with `pieces` (square -> "W", "B", "WK", "BK") as drawn."""
+def game_state(session: Session) -> dict[str, Any]:
+    """The state of `session`; its pieces (square -> "W", "B", "WK", "BK") are
+    recognition's account of the board (`Session.pieces`)."""
     rec = session.recogniser
     game = session.game
     variant = session.variant
@@ -56,7 +57,7 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "announcements": [item.text for item in session.recent],
         # -- for drawing ----------------------------------------------------------------
         "announced": session.announced,
-        "pieces": {str(sq): piece for sq, piece in pieces.items()},
+        "pieces": {str(sq): piece for sq, piece in session.pieces().items()},
         "size": variant.size,
         "squares": _squares(variant.name),
         "names": _names(variant.name),
@@ -73,7 +74,7 @@ def game_state(session: Session, pieces: Mapping[int, str]) -> dict[str, Any]:
         "mistake": session.mistake(),
         "underway": underway(session),
         "capturable": sorted(rec.turn.capturable) if rec.outcome is None else [],
-        "put_right": put_right(session, pieces) if rec.correcting else None,
+        "put_right": put_right(session, session.pieces()) if rec.correcting else None,
         # both clocks (host/clock/keeper.py `GameClock.state`), None in an untimed game,
         # with the seconds at which low time is warned of
         "clock": clock_state(session),

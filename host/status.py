@@ -10,10 +10,16 @@ file and the SD card is not worn by a write per scan. What it holds:
      "started": "...", "board": "gpio", "layout": "standard-8x8",
      "game": {"variant": "brazilian", "started": "...", "moves": 12, "turn": "W",
               "fen": "...", "result": null, "reason": null, "correcting": false},
+     "pieces": {"1": "B", "22": "W", "29": "WK"},
      "players": {"W": "human", "B": "computer:3"},
      "waiting": null | "cannot open /dev/ttyACM0: ...",
      "problems": [{"time": "...", "level": "warning", "message": "..."}],
      "chatter": {"12": 340}}
+
+`pieces` is the board as it stands (every occupied square and the piece on it, as
+recognition explains the switches: `Session.pieces`), which differs from `fen` while a
+move is underway or the board is wrong; it changes with every lift and place, so it is
+written at most once a second like the chatter, not on every change.
 
 `chatter` counts, per board square (the board's own reading-order number, as
 the self-test names them), the flickers the debouncer rejected in the last
@@ -85,6 +91,7 @@ class StatusWriter:
         chatter = self._chatter(now, board)
         game = self._game(session)
         waiting = getattr(board, "waiting", None)
+        # (the pieces change with every lift: they alone do not force a write)
         key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())), waiting)
         if not force and key == self._last_key and now - self._last_write < MIN_INTERVAL:
             return False
@@ -100,6 +107,7 @@ class StatusWriter:
                 # a live board knows its layout (the simulator's follows the variant's size)
                 "layout": getattr(board, "layout_name", None) or self.layout,
                 "game": game,
+                "pieces": self._pieces(session),
                 "players": dict(getattr(session, "players", {})),
                 "waiting": waiting,
                 "problems": self._problems(),
@@ -133,6 +141,11 @@ class StatusWriter:
             "reason": None if outcome is None else outcome.reason,
             "correcting": bool(rec.correcting),
         }
+
+    @staticmethod
+    def _pieces(session: Any) -> dict[str, str]:
+        pieces = getattr(session, "pieces", None)
+        return {} if pieces is None else {str(sq): p for sq, p in pieces().items()}
 
     def _problems(self) -> list[dict[str, str]]:
         if self.problems is None:

@@ -18,7 +18,8 @@ from host.journal import result_text
 
 @dataclass(frozen=True)
 class GameSnapshot:
-    """One moment of one game. `game` identifies the game (its start time).
+    """One moment of one game. `game` is the game's id (`Session.game_id`, from the
+    journal), `started` when it began (ISO time, for the PDN's Date).
 
     Holds the engine's immutable positions and moves (copying two tuples of
     references is all the session thread pays); texts and FENs are computed
@@ -31,6 +32,7 @@ class GameSnapshot:
     result: str | None = None
     reason: str | None = None
     ts: float = field(default_factory=time.time)
+    started: str = ""
 
     @property
     def variant(self) -> str:
@@ -60,16 +62,19 @@ class GameSnapshot:
 
 
 def snapshot_of_game(game: Game, game_id: str, result: str | None = None,
-                     reason: str | None = None) -> GameSnapshot:
-    return GameSnapshot(game_id, tuple(game.positions), tuple(game.moves), result, reason)
+                     reason: str | None = None, started: str = "") -> GameSnapshot:
+    return GameSnapshot(game_id, tuple(game.positions), tuple(game.moves), result, reason,
+                        started=started)
 
 
 def snapshot_of(session: object) -> GameSnapshot:
-    """The snapshot of a `host.session.Session` (duck-typed: game, started, recogniser)."""
+    """The snapshot of a `host.session.Session` (duck-typed: game, game_id, started,
+    recogniser)."""
     game: Game = session.game  # type: ignore[attr-defined]
     outcome = session.recogniser.outcome  # type: ignore[attr-defined]
     result = reason = None
     if outcome is not None:
         result = result_text(outcome.winner, game.variant.name)
         reason = outcome.reason
-    return snapshot_of_game(game, str(session.started), result, reason)  # type: ignore[attr-defined]
+    return snapshot_of_game(game, session.game_id, result, reason,  # type: ignore[attr-defined]
+                            started=str(session.started))  # type: ignore[attr-defined]

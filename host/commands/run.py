@@ -63,7 +63,7 @@ READY_WAIT = 5.0
 WRITE_RETRY = 5.0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="play on the board, or on the simulated one in a web page (make run)",

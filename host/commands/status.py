@@ -22,7 +22,7 @@ from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "status",
         help="is the board running, on which board, which game, recent problems",

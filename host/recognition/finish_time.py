@@ -17,8 +17,9 @@ Read from the switch history alone (`ChangeLog`), after the fact, by one rule:
   (its origin, the squares its piece passes, its end and its captured pieces) that
   makes the board differ from the position after the move and stays so for a
   settle time. A knock rocked back, a touch put back at once, a forgotten piece of
-  an earlier move taken off, a piece held since before the landing put back: none
-  of these starts the next player's turn;
+  an earlier move taken off, a piece held since before the landing put back, a
+  piece shoved onto the next square (however long it stands there): none of these
+  starts the next player's turn;
 - a captured piece forgotten and taken off after the next player started does not
   count: the move was finished without it (one taken off in the same moment, a
   scan, as the next player's first change still does: the switches cannot order them).
@@ -29,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move, Variant
-from host.recognition.hand_paths import trajectory
+from host.recognition.hand_paths import neighbours, trajectory
 
 #: one switch change: (time, square, put down?)
 Change = tuple[float, int, bool]
@@ -64,10 +65,13 @@ class ChangeLog:
         *,
         settle: float,
         together: float,
+        slide: float = 0.0,
     ) -> float:
         """When `move`, whose mover's time began at `since`, was finished; `after` is the
         board of the position after it; `settle`: how long a change must stay to be an
-        action, `together`: changes this close are one moment. Without a landing seen
+        action, `together`: changes this close are one moment, `slide`: a square filled
+        this soon after its diagonal neighbour emptied holds that piece, shoved (a knock,
+        no action of the next player's). Without a landing seen
         since `since` (the board showed the move's result when the game was resumed),
         the last change on the move's squares, else `since`."""
         own = trajectory(variant, move) | {move.origin, move.destination} | move.captures
@@ -89,7 +93,11 @@ class ChangeLog:
                 continue
             elif square in move.captures and not down:
                 finish = t
-            elif square not in own and _starts(changes, index, after, settle):
+            elif (
+                square not in own
+                and _starts(changes, index, after, settle)
+                and not _shove(variant, changes, index, slide, together)
+            ):
                 # The next player's first action; a captured piece taken off at the same
                 # moment (one scan) still came off with the move.
                 started = t
@@ -111,3 +119,19 @@ def _starts(changes: list[Change], index: int, after: frozenset[int], settle: fl
         return False  # the square agrees with the position again
     undone = next((u for u, sq, _ in changes[index + 1 :] if sq == square), None)
     return undone is None or undone - t >= settle
+
+
+def _shove(
+    variant: Variant, changes: list[Change], index: int, slide: float, together: float
+) -> bool:
+    """Is `changes[index]` one half of a shove: a square emptied and a diagonal neighbour
+    filled within `slide` after it (or `together` before: a switch seen late)?"""
+    t, square, down = changes[index]
+    near = set(neighbours(variant, square))
+    for u, other, other_down in changes:
+        if other not in near or other_down == down:
+            continue
+        lifted, placed = (u, t) if down else (t, u)
+        if -together <= placed - lifted <= slide:
+            return True
+    return False

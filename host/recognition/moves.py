@@ -17,7 +17,7 @@ from engine import Move
 from engine.position import Piece
 from host.recognition.events import Event
 from host.recognition.reread import Reopened
-from host.recognition.timing import SETTLE, TOGETHER
+from host.recognition.timing import SETTLE, SLIDE, TOGETHER
 
 
 class GameChanges:
@@ -32,15 +32,20 @@ class GameChanges:
         left: frozenset[int] = frozenset(),
         acted: frozenset[int] = frozenset(),
         by_reply: bool = False,
+        taken_at: float | None = None,
     ) -> None:
         """Play `move`. `left`: its captured pieces still on the board (forgotten);
-        `acted`: the next player's pieces already in the air."""
+        `acted`: the next player's pieces already in the air; `taken_at`: its landing no
+        switch saw, the next player's capturer left its square then (it was finished)."""
         before = self.game.position
         turn_before, lingering_before = self.turn, self.lingering
         text = before.move_text(move)
         side = before.turn
         after = self.evidence.after(move)
-        finished = self._finished(move, after.expected, self._began, now)
+        if taken_at is None:
+            finished = self._finished(move, after.expected, self._began, now)
+        else:
+            finished = min(now, max(self._began, taken_at))
         self._reopened_began, self._began = self._began, finished
         self.change_log.forget_before(self._reopened_began)
         self.game.push(move)
@@ -117,7 +122,7 @@ class GameChanges:
     def _finished(self, move: Move, after: frozenset[int], since: float, now: float) -> float:
         """When `move` (its mover's time began at `since`) was finished, at the latest `now`."""
         finished = self.change_log.finished(
-            self.variant, move, since, after, settle=SETTLE, together=TOGETHER
+            self.variant, move, since, after, settle=SETTLE, together=TOGETHER, slide=SLIDE
         )
         return min(now, finished)
 

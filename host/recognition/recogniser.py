@@ -50,13 +50,14 @@ from engine.position import Piece
 from host.hints import Hint
 from host.recognition.events import Event
 from host.recognition.finish_time import ChangeLog
+from host.recognition.hand_paths import neighbours
 from host.recognition.lights import Lights
 from host.recognition.moves import GameChanges
-from host.recognition.piece_identity import PieceTracker
+from host.recognition.piece_identity import PieceTracker, code_of, piece_of
 from host.recognition.reading import BoardReading
 from host.recognition.reread import Reopened
 from host.recognition.timers import Timers
-from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
+from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
 from host.recognition.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
 from host.recognition.turn_evidence import TurnEvidence
 
@@ -155,7 +156,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                 for colour in {p.color if p else None for p in self.tracker.pieces_at(square)}:
                     for c in (colour,) if colour else ("W", "B"):
                         self._colour_lifts[c] = (now, square)
-            self.tracker.update(lifted, placed)
+            self.tracker.update(lifted, placed, self._shoved_late(now, lifted, occupied))
             self.lingering &= occupied  # a forgotten piece taken off is gone for good
             if self._block is not None and occupied != self._block:
                 self._block = None
@@ -167,10 +168,15 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
                 # A fast reply: the next player started before the board settled.
-                move, left = proved
+                move, left, doubtful = proved
                 missing = self.expected - self.sensed
                 landed = self.evidence.placed_at.get(move.destination, now - BRUSH)
-                if now - landed + EPS >= BRUSH:
+                self._pending_doubtful = doubtful
+                if doubtful:
+                    # Their start may be a piece knocked as the move landed: only their
+                    # piece landing proves the move; else the board is guided as usual.
+                    self._pending = (move, left, missing, now + GRACE)
+                elif now - landed + EPS >= BRUSH:
                     self._commit(now, move, events, left=left, acted=missing, by_reply=True)
                 else:
                     # Its piece touched the square only just now, and a brush on the way
@@ -180,6 +186,53 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._timers(now, events)
         return events
 
+    def _shoved_late(
+        self, now: float, lifted: frozenset[int], occupied: frozenset[int]
+    ) -> dict[int, int]:
+        """Squares lifted now next to one filled a moment before (TOGETHER) and still
+        filled: that piece may have been shoved there, its own switch seen late."""
+        late = {}
+        for square in lifted:
+            for near in neighbours(self.variant, square):
+                down = self._placed_at.get(near) if near in occupied else None
+                if down is not None and 0 < now - down <= TOGETHER:
+                    late[square] = near
+        return late
+
+    def pieces(self) -> dict[int, str]:
+        """For every occupied square as sensed, the piece standing there ("W", "B", "WK",
+        "BK") as recognition explains the switch history: the likeliest reading of the
+        piece tracker (a hand puts down what it lifted last; a captured piece goes to
+        the box), the game's own piece where the readings disagree and allow it; where
+        no reading knows (a piece from the box), the game's piece on that square, else
+        a man of the side to move. A man just crowned is a man until the king is
+        stacked on it (the crowning confirmed): the board cannot see the king before."""
+        position = self.game.position
+        shown: dict[int, str] = {}
+        for square in sorted(self.sensed):
+            own = position.piece_at(square) or self._lingering_pieces.get(square)
+            piece = self.tracker.likeliest(square, [own] if own else [])
+            piece = piece or own or Piece(position.turn, False)
+            if square == self.crown and piece.king:
+                piece = Piece(piece.color, False)
+            shown[square] = code_of(piece)
+        return shown
+
+    def placing(self, square: int, code: str) -> None:
+        """A hand says the next piece it puts down on `square` is `code` ("W", "B", "WK",
+        "BK"): the simulator's tray, whose spare pieces have a known colour. Raises
+        ValueError for another code."""
+        self.tracker.tell(square, piece_of(code))
+
+    def forget_told(self, square: int) -> None:
+        """`square` was emptied where this recogniser was not looking (a spare piece
+        hidden from it): what a hand said it would put there is no longer news."""
+        self.tracker.forget_told(square)
+
+    def told(self, square: int) -> str | None:
+        """The piece a hand said it puts down next on `square`, if it has not yet."""
+        piece = self.tracker.told(square)
+        return None if piece is None else code_of(piece)
     def awaiting_proof(self) -> bool:
         """Would a move be committed if the board stayed as it is (a final board settling,
         a reply's proof waiting for the piece to have stayed, a still board to be read as
@@ -319,6 +372,8 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
+        #: the pending move's proof is a start that may be a knock (see `observe`)
+        self._pending_doubtful = False
         self._last_move = self.game.moves[-1] if self.game.moves else None
         self._alerted = False
         self.correcting = False
@@ -329,7 +384,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
             if not keep_pieces:
-                self.tracker.reset(self._known_pieces(), self.sensed)
+                self.tracker.reset(self._known_pieces(), self.sensed, likely=self._extra_pieces())
             self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _accepted(self) -> list[Move] | None:
@@ -338,6 +393,17 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             return None
         allowed = set(self.allowed)
         return [m for m in self.game.position.legal_moves() if m in allowed]
+
+    def _extra_pieces(self) -> dict[int, Piece]:
+        """The pieces standing where the game has none (a spare put down, a piece on a
+        wrong square), as the tracker knows them: drawn as they were across turns."""
+        known = self.game.position.occupied() | self.lingering
+        extras = {}
+        for square in self.sensed - known:
+            piece = self.tracker.likeliest(square)
+            if piece is not None:
+                extras[square] = piece
+        return extras
 
     def _known_pieces(self) -> dict[int, Piece]:
         """The game's pieces and the forgotten captured ones still on the board."""

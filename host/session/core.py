@@ -98,6 +98,8 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
+            #: the game's own id (host/journal.py): what the broadcast names it by
+            self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
             if record.clock is not None:  # the game's own time control, not the config's
@@ -120,7 +122,7 @@ class Session(BoardCommands, EventHandling, Leds):
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(
+            self.game_id = self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
             self.recogniser = Recogniser(
@@ -178,6 +180,22 @@ class Session(BoardCommands, EventHandling, Leds):
             cache.append((move, game.positions[ply].move_text(move)))
         return [text for _, text in cache]
 
+    def pieces(self) -> dict[int, str]:
+        """Every occupied square as sensed, with the piece standing there ("W", "B", "WK",
+        "BK"): recognition's account (`Recogniser.pieces`), the one every display reads.
+        A spare piece held on a square for a board command, which the recogniser is not
+        shown, is the piece the hand said it put there, else a man of the side to move."""
+        rec = self.recogniser
+        shown = rec.pieces()
+        for square in self.sensed - rec.sensed:
+            shown[square] = rec.told(square) or rec.game.position.turn
+        return dict(sorted(shown.items()))
+
+    def placing(self, square: int, piece: str) -> None:
+        """A hand says the next piece it puts down on `square` is `piece` ("W", "B", "WK",
+        "BK"): the simulator's tray. Raises ValueError for another code."""
+        self.recogniser.placing(square, piece)
+
     def pdn(self) -> str:
         """The game as it stands, as PDN (result `*` while it goes on)."""
         record = self.journal.read()
@@ -194,6 +212,8 @@ class Session(BoardCommands, EventHandling, Leds):
         if self.sensed != before and self._clock_waits == "change":
             self.start_clock(now)  # a new game's time starts with its first switch change
         self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
+        for square in before - self.sensed:
+            self.recogniser.forget_told(square)  # (a spare the recogniser was not shown)
         if self._clock_waits == "board" and not self.recogniser.correcting:
             self.start_clock(now)  # a resumed game's time runs again once its board is right
         self._handle(self.game_clock.tick(now, self.recogniser))

@@ -82,7 +82,8 @@ class EventHandling:
             elif event.kind == "new-game":
                 self._new_game()
                 side = self.game.position.turn
-                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
+                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side,
+                        game_id=self.game_id)
                 self.announcer.announce("new-game", variant=self.variant.name, side=side)
             elif event.kind == "clock-warning":
                 publish("notice", event.time, notice=event.kind, **d)
@@ -164,7 +165,7 @@ class EventHandling:
         if record is not None and not record.finished and record.moves:
             self._save("*")  # the abandoned game is kept, unfinished
         self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(
+        self.game_id = self.journal.start(
             self.variant.name, self.game.fen(), self.started, self._recorded(), self._control()
         )
         # The new game's clock: the control chosen for it, started by its first change.

@@ -242,9 +242,10 @@ def test_crowning_with_a_king_from_the_tray(page, tmp_path: Path) -> None:
         page.drag_and_drop('[data-square="6"]', f'[data-square="{move.destination}"]')
         crown = square(page, move.destination)
         expect(crown).to_have_attribute("data-led", "crown", timeout=SLOW)
-        expect(crown).to_have_attribute("data-piece", "WK")  # a king, as the game knows it
+        expect(crown).to_have_attribute("data-piece", "W")  # a man until a king is stacked on it
         page.drag_and_drop('[data-tray="WK"]', f'[data-square="{move.destination}"]')
         expect(crown).not_to_have_attribute("data-led", "crown", timeout=SLOW)
+        expect(crown).to_have_attribute("data-piece", "WK")
         expect(page.locator("#said-list")).to_contain_text("King confirmed on b8.")
     finally:
         board.stop()

@@ -293,6 +293,7 @@
 
   $("btn-takeback").addEventListener("click", () => control("takeback"));
   $("btn-hint").addEventListener("click", () => control("hint"));
+  $("btn-review").addEventListener("click", () => { location.href = "/review?game=current"; });
   $("btn-play-computer").addEventListener("click", () => {
     const move = state && state.computer && state.computer.move;
     if (!move) return;

@@ -22,7 +22,8 @@ class BoardView {
     this.flipped = false;
     this.language = "en";
     this.focusAt = [0, 0]; // the [row, column] that holds the board's one Tab stop
-    this.hands = new Hands(this, ghost, actions);
+    // the simulated hands (hands.js), or none for a board only looked at (the review)
+    this.hands = actions ? new Hands(this, ghost, actions) : null;
     root.addEventListener("keydown", (e) => this.keyDown(e));
     root.addEventListener("focusin", (e) => this.focused(e));
   }
@@ -32,10 +33,10 @@ class BoardView {
   // `shown`: what to draw ({pieces, leds, blink}); the live state's own by default.
   render(state, interactive, language, shown) {
     this.state = state;
-    this.interactive = interactive;
-    this.language = language;
+    this.interactive = interactive && this.hands !== null;
+    this.language = language || "en";
     this.shown = shown || { pieces: state.pieces, leds: state.leds, blink: state.blink };
-    this.root.classList.toggle("interactive", interactive);
+    this.root.classList.toggle("interactive", this.interactive);
     const key = state.variant + ":" + state.size + ":" + this.flipped + ":" +
       JSON.stringify(state.squares);
     if (key !== this.key) {
@@ -43,7 +44,8 @@ class BoardView {
       const sameBoard = this.key.split(":").slice(0, 2).join(":") === key.split(":").slice(0, 2).join(":");
       this.build(state);
       this.key = key;
-      if (!(rebuilt && sameBoard)) this.hands.dropHand(); // a flip keeps the piece in the hand
+      // a flip keeps the piece in the hand
+      if (this.hands && !(rebuilt && sameBoard)) this.hands.dropHand();
     }
     const pieces = this.shown.pieces || {};
     const leds = this.shown.leds || {};
@@ -56,7 +58,8 @@ class BoardView {
         cell.dataset.piece = piece;
         cell.querySelector(".piece").className = pieceClass(piece);
       }
-      if (piece === "" || (this.hands.held && this.hands.held.from !== square)) {
+      const held = this.hands && this.hands.held;
+      if (piece === "" || (held && held.from !== square)) {
         cell.classList.remove("held");
       }
       cell.dataset.led = role;
@@ -70,7 +73,7 @@ class BoardView {
       const label = this.squareLabel(square, piece, role, blinking);
       if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
     }
-    this.root.setAttribute("aria-label", say(language, "board-name"));
+    this.root.setAttribute("aria-label", say(this.language, "board-name"));
   }
 
   // "c3, white man, may move here"; "22, empty"; "d4, black king, in the hand".
@@ -78,7 +81,7 @@ class BoardView {
     const lang = this.language;
     const text = words(lang);
     const parts = [this.squareName(square)];
-    const hand = this.hands.held;
+    const hand = this.hands && this.hands.held;
     const held = hand && hand.from === square;
     parts.push(held ? text.pieces[hand.piece] + ", " + text["in-hand"]
       : piece ? text.pieces[piece] : text.empty);

@@ -71,7 +71,11 @@ function setUpDialogs(page) {
       link.href = "/api/games/" + encodeURIComponent(game.name);
       link.download = game.name;
       link.textContent = game.name;
-      item.append(link);
+      const review = document.createElement("a");
+      review.href = "/review?game=" + encodeURIComponent("saved:" + game.name);
+      review.className = "review";
+      review.textContent = say(page.language(), "review-one");
+      item.append(link, " · ", review);
       list.append(item);
     }
     if (!games.length) {

@@ -77,6 +77,7 @@ function renderStatus(view) {
   const hands = simulated && view.mayControl && !view.browsing;
   $("btn-play-computer").hidden = !(move && hands && !state.correcting && !over);
   $("btn-put-right").hidden = !(hands && state.correcting && (state.put_right || []).length);
+  $("btn-review").hidden = !over || !state.moves.length; // the review of the game just ended
 }
 
 function playerLabel(lang, value) {
