@@ -9,8 +9,9 @@
 // - a click (press and release without moving) keeps the piece in the hand; the next
 //   click on an empty dark square puts it down, so a multi-capture can touch down on
 //   every landing square;
-// - a click on a piece lit "remove", or on a piece the held one may capture, takes it
-//   off; a click on any other piece picks it up (the held one goes back first);
+// - a click on a piece lit "remove", or on a piece the side to move may capture this
+//   turn, takes it off; a click on any other piece picks it up (the held one goes back
+//   first);
 // - the tray holds spare men and kings: drop a king on a man of its colour to crown it
 //   (lift, stack, put back).
 // With the keyboard, Enter or Space on a square acts as a click, and a tray piece is a
@@ -48,13 +49,12 @@ class Hands {
   }
 
   // May the hand take the piece on `square` off the board? A captured piece lit
-  // "remove", or, while a piece of the side to move is in the hand, one it may capture.
+  // "remove", or a piece of the other side that the side to move may capture this turn
+  // (taken off before the capturer is lifted, or while it is in the hand).
   mayTakeOff(square, piece) {
     const state = this.view.state;
     if ((state.leds[square] || "") === "remove") return true;
-    const hand = this.held;
-    return Boolean(hand && hand.from !== null && hand.piece[0] === state.turn &&
-      piece[0] !== state.turn && (state.capturable || []).includes(square));
+    return piece[0] !== state.turn && (state.capturable || []).includes(square);
   }
 
   // A press (or a key) on a dark square.
