@@ -7,6 +7,9 @@ order and numbered once. The file is JSON lines:
     {"seq": 1, "topic": "...", "payload": "...", "retain": true}
     {"acked": 1}          the broker has message 1 (its PUBACK)
     {"delivered": 1}      the relay has stored everything up to 1 (its `ack` message)
+    {"finished": ["Open", "3", 7]}   a game under this assignment (event, round,
+                          board) has finished: the next game is not tagged with it,
+                          also after a restart
 
 A message is held until the relay says it has stored it, not merely until the
 broker has it: a broker that is killed, or restarted from a save older than
@@ -43,6 +46,10 @@ COMPACT_AFTER = 2000
 #: the most messages held for a relay that never acknowledges (about a week of a
 #: busy board); beyond it the oldest ones the broker has are let go, with a warning
 HOLD_LIMIT = 20000
+#: assignments of finished games remembered (the latest ones are all that matter)
+FINISHED_KEPT = 50
+
+Assignment = tuple[str, str, int]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +74,8 @@ class Outbox:
         self._warned = False
         #: the relay has stored every message up to this seq (0: no relay has said so)
         self.delivered = 0
+        #: assignments (event, round, board) under which a game finished, oldest first
+        self.finished: list[Assignment] = []
         self.epoch = ""
         self._next = 1
         self._load()
@@ -92,6 +101,8 @@ class Outbox:
                 if isinstance(record.get("epoch"), str):
                     header = record
                     self.delivered = int(record.get("delivered") or 0)
+                    for key in record.get("finished") or []:
+                        self._remember(key)
                 continue
             if isinstance(record.get("seq"), int):
                 entry = Entry(record["seq"], record["topic"], record["payload"].encode("utf-8"),
@@ -102,6 +113,8 @@ class Outbox:
                 self._broker_has.add(record["acked"])
             elif isinstance(record.get("delivered"), int):
                 self.delivered = max(self.delivered, record["delivered"])
+            elif isinstance(record.get("finished"), list):
+                self._remember(record["finished"])
         if header is None:  # new board, or an unreadable file: a new epoch
             self._held.clear()
             self._broker_has.clear()
@@ -147,6 +160,22 @@ class Outbox:
             self.delivered = min(seq, self._next - 1)
             self._append({"delivered": self.delivered}, sync=False)
             self._forget_done()
+
+    def finish(self, assignment: Assignment) -> None:
+        """A game under `assignment` has finished (kept across restarts)."""
+        with self._lock:
+            if assignment in self.finished:
+                return
+            self._remember(list(assignment))
+            self._append({"finished": list(assignment)}, sync=True)
+
+    def _remember(self, key: list[Any]) -> None:
+        try:
+            assignment = (str(key[0]), str(key[1]), int(key[2]))
+        except (IndexError, TypeError, ValueError):
+            return
+        if assignment not in self.finished:
+            self.finished = [*self.finished, assignment][-FINISHED_KEPT:]
 
     def replay(self) -> list[Entry]:
         """What to send on a (re)connection, oldest first, before anything new: all that
@@ -205,7 +234,8 @@ class Outbox:
         tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(json.dumps({"epoch": epoch, "next_seq": next_seq,
-                                     "delivered": self.delivered}) + "\n")
+                                     "delivered": self.delivered,
+                                     "finished": [list(k) for k in self.finished]}) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)

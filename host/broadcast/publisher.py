@@ -18,7 +18,9 @@ away, or before that moment, wait in the outbox.
 
 The board also reads its assignment (players, event, round, board number),
 retained by `draughtsboard pairings`: it tags the current game if that game has
-not started, or has started without one, and never re-tags a finished game.
+not started, or has started without one, and never re-tags a finished game; a
+new game is not tagged with an assignment a game already finished under (the
+outbox remembers those across restarts).
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ from host.broadcast.snapshot import GameSnapshot
 
 TagsListener = Callable[[dict[str, str]], None]
 log = logging.getLogger(__name__)
+#: seconds to wait for our own `online` to come back before publishing anyway (a broker
+#: whose ACL, from an older broker-config, does not let a board read its own status)
+SYNC_WAIT = 5.0
 
 
 def _common_prefix(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
@@ -69,9 +74,9 @@ class Publisher:
         self._last: GameSnapshot | None = None
         self._assignment: dict[str, Any] | None = None
         self._bound: dict[str, dict[str, Any]] = {}  # game id -> its assignment
-        self._finished_with: set[tuple[str, str, int]] = set()  # assignments of finished games
         self._seq_by_mid: dict[int, int] = {}
         self._live = False  # the worker's: connected and the outbox replayed
+        self._connections = 0  # paho's thread: which connection a sync belongs to
         self._connected = threading.Event()
         self._idle = threading.Event()
         self._client: Any = None
@@ -164,6 +169,11 @@ class Publisher:
                           for kind in (topics.ASSIGNMENT, topics.ACK, topics.STATUS)])
         client.publish(topics.board_topic(self.board_id, topics.STATUS), topics.ONLINE,
                        qos=1, retain=True)
+        self._connections += 1
+        timer = threading.Timer(SYNC_WAIT, self._queue.put,
+                                args=(("sync-late", self._connections),))
+        timer.daemon = True
+        timer.start()
         if not self._connected.is_set():
             log.info("broadcast: connected to %s as board %s", self.settings.url, self.board_id)
         self._connected.set()
@@ -233,6 +243,11 @@ class Publisher:
                     item.set()
                 elif kind == "synced":
                     self._go_live()
+                elif kind == "sync-late" and item == self._connections and not self._live:
+                    log.warning("broadcast: the broker did not echo this board's status in "
+                                "%.0f s (an ACL from an older broker-config?); publishing "
+                                "anyway", SYNC_WAIT)
+                    self._go_live()
                 elif kind == "disconnected":
                     self._live = False
                     self._seq_by_mid.clear()
@@ -288,7 +303,7 @@ class Publisher:
                                         "fen": snap.fens[ply - 1], "ts": snap.ts})
         self._last = snap
         if snap.finished and snap.game in self._bound:
-            self._finished_with.add(_key(self._bound[snap.game]))
+            self.outbox.finish(_key(self._bound[snap.game]))
         self._publish_state(snap)
 
     def _publish_state(self, snap: GameSnapshot) -> None:
@@ -314,7 +329,7 @@ class Publisher:
 
     def _bind_new_game(self, snap: GameSnapshot) -> None:
         latest = self._assignment
-        if latest is not None and _key(latest) not in self._finished_with:
+        if latest is not None and _key(latest) not in self.outbox.finished:
             self._bind(snap.game, latest)
         else:
             self._tags_changed({})
@@ -322,8 +337,8 @@ class Publisher:
     def _assign(self, data: dict[str, Any] | None) -> None:
         self._assignment = data
         last = self._last
-        if data is None or last is None:
-            return
+        if data is None or last is None or _key(data) in self.outbox.finished:
+            return  # (a game already finished under it: not the next game's)
         if not last.moves or (not last.finished and last.game not in self._bound):
             self._bind(last.game, data)
             self._publish_state(last)

@@ -29,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--bind", help="listen on this address only (default: all); with "
                         "--tls-port the plain port is this machine's only (127.0.0.1)")
     parser.add_argument("--websockets", type=int, metavar="PORT",
-                        help="also listen for spectators' browsers (MQTT over WebSockets)")
+                        help="also listen for spectators' screens (MQTT over WebSockets, "
+                        "the spectator account; wss with --tls-port)")
     parser.add_argument("--tls-port", type=int, metavar="PORT", help="mqtts listener (e.g. 8883)")
     parser.add_argument("--certfile", metavar="FILE",
                         help="the broker's certificate (with --tls-port)")

@@ -16,10 +16,10 @@ from __future__ import annotations
 import email.utils
 import gzip
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Protocol
 
 #: the page may load only its own scripts, styles and images, connect only to its own
 #: server, and may not be framed by another site
@@ -35,6 +35,14 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
          ".svg": "image/svg+xml"}
 #: smaller files are sent as they are (the headers would outweigh the saving)
 COMPRESS_FROM = 512
+
+
+class RequestHeaders(Protocol):
+    """A request's headers, looked up case-insensitively (aiohttp's CIMultiDictProxy,
+    http.server's email.message.Message)."""
+
+    def get(self, name: str, /) -> str | None: ...
+
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ class StaticFiles:
         self.folder = folder
         self._files: dict[str, _File] = {}
 
-    def answer(self, name: str, request_headers: Mapping[str, str]) -> Answer | None:
+    def answer(self, name: str, request_headers: RequestHeaders) -> Answer | None:
         """The answer for `GET /static/NAME` (None: no such file), given the request's
         headers (case-insensitive mapping: `If-None-Match`, `If-Modified-Since`,
         `Accept-Encoding`)."""
@@ -71,7 +79,7 @@ class StaticFiles:
         if found is None:
             return None
         use_gzip = found.gzipped is not None and accepts_gzip(
-            request_headers.get("Accept-Encoding", ""))
+            request_headers.get("Accept-Encoding") or "")
         etag = found.etag[:-1] + '-gz"' if use_gzip else found.etag
         headers = {
             **SECURITY_HEADERS,
@@ -126,7 +134,7 @@ def accepts_gzip(header: str) -> bool:
     return False
 
 
-def _not_modified(found: _File, request_headers: Mapping[str, str]) -> bool:
+def _not_modified(found: _File, request_headers: RequestHeaders) -> bool:
     tags = request_headers.get("If-None-Match")
     if tags is not None:
         bare = found.etag.strip('"')

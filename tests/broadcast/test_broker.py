@@ -459,3 +459,30 @@ def test_a_relay_the_broker_refuses_exits_with_the_configuration_status(
     relays.append(relay)
     assert relay.process.wait(timeout=30) == CONFIGURATION, relay.log()
     assert "cannot go on" in relay.log() and "password" in relay.log()
+
+
+def test_a_board_publishes_even_where_an_older_acl_hides_its_own_status(
+        broker: Broker, tmp_path: Path) -> None:
+    """An ACL from an older broker-config lets a board write its status but not read it
+    back: the board waits a few seconds for the echo, then publishes anyway."""
+    from host.broadcast import publisher as publisher_module
+    from host.broadcast.publisher import Publisher
+    from tests.broadcast.evening import snapshots
+
+    acl = broker.folder / "acl"
+    status = topics.board_topic("b1", topics.STATUS)
+    acl.write_text(acl.read_text().replace(f"topic readwrite {status}", f"topic write {status}"))
+    broker.stop()
+    broker.start()
+    watcher = Watcher(broker.settings("watcher"), STATE_B1)
+    publisher = Publisher(broker.settings("b1"), "b1", tmp_path / "b1.outbox.jsonl").start()
+    try:
+        started = time.monotonic()
+        for snap in snapshots("brazilian", _opening("brazilian", 1), "g1", None):
+            publisher.update(snap)
+        watcher.wait_for(lambda _m: any(s["moves"] for s in _states(watcher)),
+                         timeout=publisher_module.SYNC_WAIT + 10)
+        assert time.monotonic() - started >= publisher_module.SYNC_WAIT - 1
+    finally:
+        publisher.close(timeout=1)
+        watcher.close()

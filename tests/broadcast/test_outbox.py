@@ -92,3 +92,16 @@ def test_what_follows_a_torn_line_is_kept(tmp_path: Path) -> None:
     again = Outbox(path)
     third = again.add("t/b", {"n": 3})
     assert [e.seq for e in Outbox(path).pending()] == [1, third.seq]
+
+
+def test_the_assignments_of_finished_games_are_remembered_across_restarts(
+        tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(outbox_module, "COMPACT_AFTER", 3)
+    path = tmp_path / "outbox.jsonl"
+    box = Outbox(path)
+    box.finish(("Open", "3", 7))
+    assert Outbox(path).finished == [("Open", "3", 7)]
+    for n in range(4):
+        box.acked(box.add("t/move", {"n": n}).seq)  # compacted to its header meanwhile
+    assert len(path.read_text().splitlines()) == 1
+    assert Outbox(path).finished == [("Open", "3", 7)]
