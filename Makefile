@@ -7,7 +7,7 @@ BENCH_VENV := .venv-bench
 .PHONY: run test bench lint clean screenshots soak
 
 # `make run` installs only the game and what it runs on (aiohttp and segno for its
-# page); `make test` adds the developer tools (pytest, hypothesis, ruff, playwright)
+# page); `make test` adds the developer tools (pytest, hypothesis, ruff, mypy, playwright)
 # once, recorded by its own stamp.
 DEV_STAMP := $(VENV)/.dev-installed
 
@@ -26,8 +26,10 @@ $(DEV_STAMP): $(BIN)/draughtsboard
 run: $(BIN)/draughtsboard
 	$(BIN)/draughtsboard run --board sim --open
 
+# ruff, then mypy (its files and exceptions: pyproject.toml), then the tests.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(DEV_STAMP)
@@ -65,10 +67,13 @@ $(BENCH_VENV)/bin/python: pyproject.toml
 bench: $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m bench --write docs/BENCHMARKS.md
 
-# The README's pictures, taken by the browser tests (needs Debian's chromium).
+# The README's and docs/web.md's pictures, taken by the browser tests (needs Debian's
+# chromium): the page's journeys (tests/web/test_web_page.py, test_page_*.py).
 screenshots: $(DEV_STAMP)
 	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
-		$(BIN)/pytest tests/web/test_web_page.py
+		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_page_play.py \
+		tests/web/test_page_views.py tests/web/test_page_access.py \
+		tests/web/test_review_page.py tests/web/test_web_clock.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

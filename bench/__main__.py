@@ -45,10 +45,13 @@ MODULES: dict[str, str] = {
     "pdn": "bench.pdn_bench",
     "startup": "bench.startup_bench",
     "web": "bench.web_bench",
+    "page": "bench.page_bench",
     "broadcast": "bench.broadcast_bench",
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
     "blitz": "bench.blitz_bench",
+    "clock": "bench.clock_bench",
+    "review": "bench.review_bench",
 }
 
 
@@ -61,7 +64,7 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
     """
     if not quick:
         return module.run
-    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz"):
+    if name in ("engine", "pdn", "broadcast", "search", "strength", "blitz", "clock", "review"):
         return lambda: module.run(quick=True)
     if name == "hardware":
         return lambda: module.run(iterations=200)
@@ -73,6 +76,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         return lambda: module.run(rounds=5)
     if name == "recognition":
         return lambda: module.run(seeds=1)
+    if name == "page":
+        return lambda: module.run(rounds=10, plies=4)
     return module.run
 
 
@@ -184,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         rerun = (f"- Rerun: {', '.join(names)} on {date} at commit {_git_revision()} "
                  f"(`{_command_text(args_list)}`; load {load_start} at the start, "
                  f"{_load()} at the end); the other sections are from the run above.")
-        args.update.write_text(updated(old, sections, rerun), encoding="utf-8")
+        args.update.write_text(updated(old, sections, rerun, names), encoding="utf-8")
         print(f"[bench] updated {args.update}", file=sys.stderr)
     elif args.write:
         args.write.parent.mkdir(parents=True, exist_ok=True)
@@ -200,11 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def updated(document: str, sections: list[str], note: str) -> str:
+def updated(document: str, sections: list[str], note: str, names: list[str] | None = None
+            ) -> str:
     """`document` with each of `sections` put in place of the section of the same `## `
-    heading (or added at the end), and `note` added to the header's list."""
+    heading (or added at the end), and `note` added to the header's list. An earlier
+    rerun's note that named only sections among `names` is dropped: its figures are gone."""
     parts = _sections(document)
     header = parts.pop(0).rstrip("\n").split("\n")
+    if names:
+        header = [line for line in header if not _superseded(line, set(names))]
     last_item = max(i for i, line in enumerate(header) if line.startswith("- "))
     header.insert(last_item + 1, note)
     for section in sections:
@@ -216,6 +225,14 @@ def updated(document: str, sections: list[str], note: str) -> str:
         else:
             parts.append(section)
     return "\n".join(["\n".join(header) + "\n", *(p.rstrip("\n") + "\n" for p in parts)])
+
+
+def _superseded(line: str, names: set[str]) -> bool:
+    """Whether `line` is a rerun note (`- Rerun: a, b on ...`) for sections all in `names`."""
+    if not line.startswith("- Rerun: ") or " on " not in line:
+        return False
+    rerun = {name.strip() for name in line[len("- Rerun: "):].split(" on ", 1)[0].split(",")}
+    return rerun <= names
 
 
 def _sections(document: str) -> list[str]:

@@ -23,6 +23,7 @@ from engine import Game, Position, get_variant
 from engine.search import Searcher, SearchOptions, root_from_position
 from engine.search.levels import LEVELS, get_level
 from host.opponent import Opponent
+from host.opponent_backends import ProcessBackend
 
 FOUR_VARIANTS = ("brazilian", "international", "russian", "english")
 
@@ -117,7 +118,7 @@ def responsiveness(seconds: float, cancels: int) -> tuple[list[str], list[str], 
             if backend == "process":
                 for variant_name in ("brazilian", "international"):
                     opponent.start(Game(get_variant(variant_name)), 4).result(timeout=60)
-                worker = f"{_rss_kib(opponent.backend.pid) / 1024:.1f}"
+                worker = f"{_rss_kib(_worker_pid(opponent)) / 1024:.1f}"
             memory_rows.append(f"| {backend} | {host_before / 1024:.1f} | "
                                f"{_rss_kib() / 1024:.1f} | {worker} |")
     return latency_rows, cancel_rows, memory_rows
@@ -168,9 +169,16 @@ def memory_across_variants() -> list[str]:
             for _ in range(2):  # two moves' worth of table entries in each variant
                 opponent.start(game, 4).result(timeout=60)
                 game.push(game.legal_moves()[0])
-            rows.append(f"| after {name} | {_rss_kib(opponent.backend.pid) / 1024:.1f} | "
-                        f"{_hwm_kib(opponent.backend.pid) / 1024:.1f} |")
+            pid = _worker_pid(opponent)
+            rows.append(f"| after {name} | {_rss_kib(pid) / 1024:.1f} | "
+                        f"{_hwm_kib(pid) / 1024:.1f} |")
     return rows
+
+
+def _worker_pid(opponent: Opponent) -> int:
+    backend = opponent.backend
+    assert isinstance(backend, ProcessBackend), "a worker process is measured"
+    return backend.pid
 
 
 def _hwm_kib(pid: int | str = "self") -> int:

@@ -203,8 +203,10 @@ class FakeGPIO:
         column = self._column_of_pin.get(channel)
         if column is not None and self._sinks_to_low_row(column):
             return self.LOW
-        recharging = self.now - self._released_at.get(column, -1.0) < self.column_settle
-        if column is not None and recharging:
+        recharging = column is not None and (
+            self.now - self._released_at.get(column, -1.0) < self.column_settle
+        )
+        if recharging:
             return self.LOW  # still recharging through the pull-up after the last row let go
         if self._pull[channel] == self.PUD_UP:
             return self.HIGH

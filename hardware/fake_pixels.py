@@ -7,6 +7,8 @@ the same cases against the real libraries.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class FakeNeoPixel:
     """A `neopixel.NeoPixel` look-alike that keeps the bytes each `show()` sends.
@@ -66,7 +68,9 @@ class FakeNeoPixel:
     def _parse(self, value: object) -> tuple[int, int, int]:
         if isinstance(value, int):
             return value >> 16, (value >> 8) & 0xFF, value & 0xFF
-        colour = tuple(value)  # type: ignore[call-overload]
+        if not isinstance(value, Sequence):  # (pixelbuf takes len() of it: a TypeError)
+            raise TypeError(f"object of type {type(value).__name__!r} has no len()")
+        colour: tuple[int, ...] = tuple(value)
         if not 3 <= len(colour) <= 4:
             raise ValueError(f"Expected tuple of length 3, got {len(colour)}")
         return colour[0], colour[1], colour[2]

@@ -43,7 +43,7 @@ INSTALL_HINT = (
 def import_rpi_gpio() -> ModuleType:
     """Import RPi.GPIO (or rpi-lgpio's module of the same name), or explain what is missing."""
     try:
-        import RPi.GPIO as gpio  # type: ignore[import-not-found]
+        import RPi.GPIO as gpio
     except ImportError as error:
         if error.name not in ("RPi", "RPi.GPIO"):  # rpi-lgpio installed without lgpio
             raise BoardUnavailable(

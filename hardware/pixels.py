@@ -44,8 +44,8 @@ def open_neopixels(layout: Layout, neopixel: Any = None, board: Any = None) -> P
         # terminal; a game must not stop at a prompt, so it reports them instead.
         os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
         try:
-            import board as board_module  # type: ignore[import-not-found]
-            import neopixel as neopixel_module  # type: ignore[import-not-found]
+            import board as board_module
+            import neopixel as neopixel_module
         except (ImportError, NotImplementedError, RuntimeError) as error:
             said = " ".join(str(error).split()) or type(error).__name__
             raise BoardUnavailable(

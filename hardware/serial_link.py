@@ -46,11 +46,16 @@ INSTALL_HINT = "pip install 'draughtsboard[usb]'"
 class LayoutLike(Protocol):
     """What this backend needs of `hardware.layout.Layout`."""
 
-    squares: int
-    rows: int
-    columns: int
-    sensor_squares: tuple[int, ...]
-    led_squares: tuple[int, ...]
+    @property
+    def squares(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def sensor_squares(self) -> tuple[int, ...]: ...
+    @property
+    def led_squares(self) -> tuple[int, ...]: ...
 
     def led_of_square(self, square: int) -> int: ...
 

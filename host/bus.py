@@ -26,7 +26,7 @@ KINDS = (
     "leds",  # the LED roles changed: {"leds": {square: role}, "blink": [squares]}
     "move",  # a move was committed (journal written): the recogniser's move data
     "takeback",  # the last move was taken back: {"move", "fen"}
-    "new-game",  # a new game started: {"variant", "fen", "side"}
+    "new-game",  # a new game started: {"variant", "fen", "side", "game_id"}
     "outcome",  # the game ended: {"winner", "reason", "result"}
     "announcement",  # something was said: {"kind", "text", "params"}
     "notice",  # recogniser notices: crown, illegal-board, board-ok, capture-mandatory...

@@ -17,9 +17,9 @@ side to move is the computer's (`Session.players`):
 
 The worker is started and made ready for the variant as soon as a game has a
 computer side (`Opponent.prepare`), not at its first turn, so the first move
-spends its time searching. On a game clock (`time.clock_of`, set by whoever keeps
-the clocks) each search's time follows the clock left, the increment, and
-how long hands take to carry the computer's moves out.
+spends its time searching. On a game clock (the session's, host/clock) each
+search's time follows the clock left, the increment, and how long hands take
+to carry the computer's moves out (`time`, host/computer_turns.py).
 
 A draw offered to the computer (`Session.offer_draw`, bus update
 "draw-offer") is answered by `engine.search.offers`: from its search's score
@@ -115,8 +115,9 @@ class ComputerPlayer:
         self._lit: tuple[tuple[object, ...], Analysis] | None = None
         #: a draw offer waiting for the search about the computer's move: its position key
         self._offer: tuple[object, ...] | None = None
-        #: its clock; whoever keeps the game's clocks sets `time.clock_of`
+        #: its clock: the session's game clock (host/clock), with the hands' time measured
         self.time = ComputerClock()
+        self.time.clock_of = self._game_clock
         self._unsubscribe = session.subscribe(self._follow)
         session.overlay = self._overlay
 
@@ -267,6 +268,15 @@ class ComputerPlayer:
             log.warning("the computer cannot play: %s", error)
             return
         self._publish("thinking")
+
+    def _game_clock(self, side: str) -> tuple[float, float] | None:
+        """`side`'s time left on the game's clock now and its increment (milliseconds),
+        None in a game without a clock."""
+        keeper = self.session.game_clock
+        if keeper.clock is None or keeper.control is None:
+            return None
+        left = keeper.clock.remaining(side, self.clock())
+        return max(0.0, left) * 1000, keeper.control.side(side).increment * 1000
 
     def _warm_up(self) -> None:
         """Start the worker and build the search for this variant when a game that goes on

@@ -115,7 +115,7 @@ def render() -> str:
     half = (len(names_of) + 1) // 2
     variants = ", ".join(names_of[:half]) + ","
     variants_2 = ", ".join(names_of[half:])
-    text = [
+    captions = [
         f'<text x="{MARGIN}" y="16" font-size="13" font-weight="bold">'
         "At the start: hold a spare piece 2 s on a middle square</text>",
         f'<text x="{x1}" y="16" font-size="13" font-weight="bold">'
@@ -138,7 +138,7 @@ def render() -> str:
             f'fill="{_hex(DEFAULT_COLOURS[role])}" stroke="#555"/>'
             f'<text x="{x + 22}" y="{legend_y + 79}" font-size="11">{role}</text>'
         )
-    body = "\n".join([*left, *right, *text, *swatches])
+    body = "\n".join([*left, *right, *captions, *swatches])
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">\n'

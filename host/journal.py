@@ -1,6 +1,6 @@
 """The game journal: every committed move on disk before anyone hears of it.
 
-JSON lines, one record per event (the game's header with its variant, start
+JSON lines, one record per event (the game's header with its id, variant, start
 position and players; moves; takebacks; other players; the end), appended and
 fsync'd, so a power cut loses nothing that was announced. A torn line (power
 lost, or the disk full, mid-write) is ignored on reading, and the next record
@@ -15,14 +15,22 @@ order, and `read` answers with it as if written; every later write, and
 disk takes it the file is whole again. The journal never raises for a write:
 it logs the trouble and tells `on_trouble` once when writing stops working
 (with the reason) and once when it works again (None), so the board can say so.
+
+Every game has an id, made when it starts and kept in the header (`id`): the
+broadcast names the game by it, never by a slot in a round. A journal written
+before ids existed gets one derived from its header (`legacy_game_id`), so
+resuming it any number of times gives the same id.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import logging
 import os
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,6 +51,8 @@ class JournalGame:
     variant: str
     start_fen: str
     started: str
+    #: the game's id (`new_game_id`); derived from the header for an older journal
+    id: str = ""
     moves: list[dict[str, Any]] = field(default_factory=list)
     result: str | None = None
     reason: str | None = None
@@ -56,6 +66,20 @@ class JournalGame:
     @property
     def finished(self) -> bool:
         return self.result is not None
+
+
+def new_game_id(started: str) -> str:
+    """A new game's id: its start time (sorts, reads) and 32 random bits, so two games
+    started in the same second, on one board or on two, never share one."""
+    stamp = "".join(ch for ch in started if ch.isdigit())[:14] or "0"
+    return f"{stamp}-{secrets.token_hex(4)}"
+
+
+def legacy_game_id(started: str, variant: str, start_fen: str) -> str:
+    """The id of a game whose journal predates ids: the same header, the same id."""
+    digest = hashlib.sha256(f"{started}|{variant}|{start_fen}".encode()).hexdigest()[:8]
+    stamp = "".join(ch for ch in started if ch.isdigit())[:14] or "0"
+    return f"{stamp}-{digest}"
 
 
 def _fsync_dir(path: Path) -> None:
@@ -100,15 +124,19 @@ class Journal:
         started: str | None = None,
         players: dict[str, str] | None = None,
         clock: str | None = None,
-    ) -> None:
+        game_id: str | None = None,
+    ) -> str:
         """Begin a new game: atomically replace the file with a fresh header (with who
         plays each side and the time control, so a resumed game is played by the same
-        players on the same clock)."""
+        players on the same clock, and the game's id, new unless given). Returns the id."""
+        started = started or datetime.now().isoformat(timespec="seconds")
+        game_id = game_id or new_game_id(started)
         header: dict[str, Any] = {
             "type": "game",
+            "id": game_id,
             "variant": variant,
             "fen": start_fen,
-            "started": started or datetime.now().isoformat(timespec="seconds"),
+            "started": started,
         }
         if players is not None:
             header["players"] = dict(players)
@@ -116,6 +144,7 @@ class Journal:
             header["clock"] = clock
         self._records, self._on_disk, self._rewrite = [header], 0, True
         self.flush()
+        return game_id
 
     def _append(self, record: Record) -> None:
         self._loaded().append(record)
@@ -150,6 +179,11 @@ class Journal:
             record["took"] = took
         self._append(record)
 
+    def finished_later(self, ply: int, clock: dict[str, int], took: int) -> None:
+        """Move `ply` was finished later than its record says (its mover acted on it again
+        before the next player started): both clocks after it, re-charged."""
+        self._append({"type": "clock", "ply": ply, "clock": dict(clock), "took": took})
+
     def players(self, players: dict[str, str]) -> None:
         """Other players from here on (the board's level square, the page)."""
         self._append({"type": "players", "players": dict(players)})
@@ -166,7 +200,8 @@ class Journal:
         record = self.read()
         if record is None:
             return
-        self.start(record.variant, record.start_fen, record.started, record.players, record.clock)
+        self.start(record.variant, record.start_fen, record.started, record.players, record.clock,
+                   record.id)
         for entry in record.moves:
             self.move(
                 entry["ply"], entry["move"], entry["from"], entry["to"], entry["captures"],
@@ -229,15 +264,20 @@ class Journal:
         """Append `records`, each on a line of its own even after a torn write; a write
         that fails is cut back where the disk lets it."""
         text = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
-        with open(self.path, "a+b") as handle:
+        # unbuffered: what the disk refused is not left in a buffer to be written later
+        with open(self.path, "a+b", buffering=0) as handle:
             size = handle.seek(0, os.SEEK_END)
             if size:
                 handle.seek(size - 1)
                 if handle.read(1) != b"\n":
                     text = b"\n" + text
             try:
-                handle.write(text)
-                handle.flush()
+                left = memoryview(text)
+                while left:  # write(2) may take part of it, then refuse the rest
+                    written = handle.write(left)
+                    if not written:
+                        raise OSError(errno.EIO, "the disk took nothing")
+                    left = left[written:]
                 os.fsync(handle.fileno())
             except OSError:
                 # a torn line left behind is skipped on reading; the next write starts anew
@@ -293,7 +333,11 @@ def _game(records: Iterable[Record]) -> JournalGame | None:
     for record in records:
         kind = record.get("type")
         if kind == "game":
-            game = JournalGame(record["variant"], record["fen"], record.get("started", ""))
+            started = record.get("started", "")
+            game_id = record.get("id")
+            if not isinstance(game_id, str) or not game_id:
+                game_id = legacy_game_id(started, record["variant"], record["fen"])
+            game = JournalGame(record["variant"], record["fen"], started, game_id)
             game.players = players_or_none(record.get("players"))
             clock = record.get("clock")
             game.clock = clock if isinstance(clock, str) else None
@@ -305,6 +349,10 @@ def _game(records: Iterable[Record]) -> JournalGame | None:
             # A takeback after the end (a physical one, from the board) opens the game again.
             game.moves.pop()
             game.result = game.reason = None
+        elif kind == "clock" and game.moves and game.moves[-1].get("ply") == record.get("ply"):
+            # the last move finished later than said: its clocks charged again
+            game.moves[-1] = {**game.moves[-1], "clock": record.get("clock"),
+                              "took": record.get("took")}
         elif kind == "players":
             game.players = players_or_none(record.get("players")) or game.players
         elif kind == "end":

@@ -44,15 +44,15 @@ from typing import Any
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from hardware.base import Snapshot
 from hardware.board import Board
-from host.bus import Listener, Update
+from host.bus import Listener
 from host.clock.control import PRESETS
 from host.computer_player import ComputerPlayer
+from host.controls import CONTROLS, refusals
 from host.errors import DeviceNotReady, UserError
 from host.live_board import HandsRefused, LiveBoard
-from host.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
 from host.opponent import Opponent
-from host.pieces import PieceTracker, position_pieces
-from host.players import PlayerError, parse_player
+from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
 from host.state import game_state
 
@@ -60,6 +60,10 @@ log = logging.getLogger(__name__)
 
 #: how long a simulated hand waits for the debouncer to accept its change
 SEEN_TIMEOUT = 1.0
+#: the least time a simulated hand takes to carry a piece it lifted to a square (a real
+#: one takes 0.1-0.2 s for one square, tests/host/hands/timing.py); a piece down sooner
+#: would read as shoved by a knock, never as a move (docs/play.md)
+CARRY = 0.1
 #: seconds between two tries at opening a board that is not there yet
 BOARD_RETRY = 1.0
 
@@ -117,16 +121,16 @@ class Runtime:
         self.board = board
         self.clock = clock
         self.wait_for_board = wait_for_board
-        self.tracker = PieceTracker(self._sensed_pieces())
         self._scanned = asyncio.Condition()
         self._stopping: asyncio.Event | None = None
         self._services: list[Callable[[], Awaitable[None]]] = []
         self._periodic: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._make_opponent = opponent
+        #: when the simulated hands last lifted a piece (see `CARRY`)
+        self._lifted_at = float("-inf")
         #: the computer opponent, while `run` runs (it needs the loop)
         self.computer: ComputerPlayer | None = None
         session.draw = self._draw
-        session.subscribe(self._follow)
         board.on_event(lambda event: session.board_event(event.kind))
 
     # -- what watchers read ------------------------------------------------------------
@@ -140,11 +144,11 @@ class Runtime:
 
     def state(self) -> dict[str, Any]:
         """The whole state of the game and the board (see `host.state`)."""
-        position = self.session.game.position
-        state = game_state(self.session, self.tracker.pieces(position))
+        state = game_state(self.session)
         state["mode"] = "sim" if self.simulated else "companion"
         state["players"] = dict(self.session.players)
         state["computer"] = self.computer.state() if self.computer is not None else None
+        state["controls"] = self.refusals()
         # the time controls the new-game dialog offers (host/clock/control.py)
         state["clock_presets"] = [{"key": p.key, "control": p.control} for p in PRESETS]
         labels = VARIANT_NAMES[self.session.language]
@@ -159,9 +163,19 @@ class Runtime:
         ]
         return state
 
+    def refusals(self) -> dict[str, str | None]:
+        """Why each game control cannot be used now (host/controls.py), None if it can."""
+        session = self.session
+        levels = computer_levels(session.players, session.config.computer_level)
+        return refusals(
+            session,
+            computer=self.computer is not None,
+            computer_to_move=session.game.position.turn in levels,
+        )
+
     def piece_on(self, square: int) -> str | None:
         """The piece standing on `square` as drawn ("W", "B", "WK", "BK"), or None."""
-        return self.tracker.pieces(self.session.game.position).get(square)
+        return self.session.pieces().get(square)
 
     # -- controls ------------------------------------------------------------------------
 
@@ -174,10 +188,13 @@ class Runtime:
                 return
             if hands.action == "lift":
                 board.lift(hands.square)
+                self._lifted_at = self.clock()
             else:
-                if hands.piece is not None:
-                    self.tracker.placing(hands.square, hands.piece)
+                # A hand carrying the piece it just lifted needs a moment to get there.
+                await asyncio.sleep(max(0.0, self._lifted_at + CARRY - self.clock()))
                 board.place(hands.square)
+                if hands.piece is not None:  # (told before the next scan sees it)
+                    self.session.placing(hands.square, hands.piece)
         except HandsRefused as error:
             raise Refused(str(error)) from None
         truth = board.truth
@@ -205,9 +222,10 @@ class Runtime:
                 if control.clock is not None:
                     session.set_clock(control.clock)
                 self._new_game(now, variant, start, control.players)
+            elif control.command in CONTROLS and (why := self.refusals()[control.command]):
+                raise Refused(refusal_text(why))
             elif control.command == "hint":
-                if self.computer is None:
-                    raise Refused("there is no computer opponent here")
+                assert self.computer is not None  # else refused above
                 self.computer.request_hint()
             elif control.command == "hints":
                 session.set_hints(now, control.value or "")
@@ -245,7 +263,7 @@ class Runtime:
         """Something started alongside (the web server): `stop` is awaited on the way out."""
         self._services.append(stop)
 
-    def every(self, seconds: float, action: Callable[[], None]) -> None:
+    def every(self, seconds: float, action: Callable[[], object]) -> None:
         """Call `action` every `seconds` while the runtime runs (the status file); call
         before `run`. An action that fails is reported once and not called again."""
 
@@ -407,7 +425,6 @@ class Runtime:
         board.use(variant)
         position = start if start is not None else variant.initial_position()
         if board.simulated:
-            self.tracker.reset(position_pieces(position))
             occupied = board.set_up(position.occupied())
         else:  # a real board is never reopened here (same size only): its scans are settled
             _, occupied = board.poll()
@@ -422,15 +439,6 @@ class Runtime:
         if self._make_opponent is None and any(who != "human" for who in chosen.values()):
             raise Refused("there is no computer opponent here")
         return chosen
-
-    def _sensed_pieces(self) -> dict[int, str]:
-        pieces = position_pieces(self.session.game.position)
-        sensed = self.session.sensed
-        return {sq: piece for sq, piece in pieces.items() if sq in sensed}
-
-    def _follow(self, update: Update) -> None:
-        if update.kind == "board":
-            self.tracker.follow(frozenset(update.data["occupied"]), self.session.game.position)
 
     def _draw(self, frame: dict[int, tuple[int, int, int]]) -> None:
         self.board.show(frame)

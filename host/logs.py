@@ -111,7 +111,7 @@ class LogFile(logging.handlers.RotatingFileHandler):
         if self.stream is not None:  # what it holds may never be written: start afresh
             with contextlib.suppress(Exception):
                 self.stream.close()
-            self.stream = None  # type: ignore[assignment]
+            self.stream = None
         if why != self.trouble:
             self.trouble = why
             self._tell(

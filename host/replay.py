@@ -109,6 +109,8 @@ def event_record(event: Event, notices: bool) -> dict[str, Any] | None:
         return {
             "t": t, "move-corrected": d["move"], "was": d["was"], "fen": d["fen"], **_clock_of(d)
         }
+    if event.kind == "move-finished":  # (a timed replay: the clocks re-charged)
+        return {"t": t, "ply": d["ply"], **_clock_of(d)} if "clock" in d else None
     if event.kind == "outcome":
         kind = "draw" if d["winner"] is None else "win"
         return {"t": t, "outcome": kind, "winner": d["winner"], "reason": d["reason"]}

@@ -9,11 +9,19 @@ file and the SD card is not worn by a write per scan. What it holds:
     {"pid": 1234, "state": "running" | "stopped", "updated": "2025-05-01T20:15:03",
      "started": "...", "board": "gpio", "layout": "standard-8x8",
      "game": {"variant": "brazilian", "started": "...", "moves": 12, "turn": "W",
-              "fen": "...", "result": null, "reason": null, "correcting": false},
+              "fen": "...", "result": null, "reason": null, "correcting": false,
+              "clock": {"control": "5+3", "white": 287000, "black": 301500,
+                        "running": "W", "paused": false, ...} | null},
+     "pieces": {"1": "B", "22": "W", "29": "WK"},
      "players": {"W": "human", "B": "computer:3"},
      "waiting": null | "cannot open /dev/ttyACM0: ...",
      "problems": [{"time": "...", "level": "warning", "message": "..."}],
      "chatter": {"12": 340}}
+
+`pieces` is the board as it stands (every occupied square and the piece on it, as
+recognition explains the switches: `Session.pieces`), which differs from `fen` while a
+move is underway or the board is wrong; it changes with every lift and place, so it is
+written at most once a second like the chatter, not on every change.
 
 `chatter` counts, per board square (the board's own reading-order number, as
 the self-test names them), the flickers the debouncer rejected in the last
@@ -41,6 +49,17 @@ CHATTER_PER_MINUTE = 10
 WINDOW = 60.0
 #: at most one write per this many seconds unless the game changed
 MIN_INTERVAL = 1.0
+
+
+def _clock(session: Any) -> dict[str, Any] | None:
+    """The game's clocks as the session's last scan saw them (host/clock), None untimed."""
+    keeper = getattr(session, "game_clock", None)
+    if keeper is None:
+        return None
+    state = keeper.state(getattr(session, "_clock", 0.0))
+    if state is None:
+        return None
+    return {key: value for key, value in state.items() if key != "took"}
 
 
 def _iso(seconds: float) -> str:
@@ -85,6 +104,7 @@ class StatusWriter:
         chatter = self._chatter(now, board)
         game = self._game(session)
         waiting = getattr(board, "waiting", None)
+        # (the pieces change with every lift: they alone do not force a write)
         key = (json.dumps(game, sort_keys=True), tuple(sorted(chatter.items())), waiting)
         if not force and key == self._last_key and now - self._last_write < MIN_INTERVAL:
             return False
@@ -100,6 +120,7 @@ class StatusWriter:
                 # a live board knows its layout (the simulator's follows the variant's size)
                 "layout": getattr(board, "layout_name", None) or self.layout,
                 "game": game,
+                "pieces": self._pieces(session),
                 "players": dict(getattr(session, "players", {})),
                 "waiting": waiting,
                 "problems": self._problems(),
@@ -132,7 +153,14 @@ class StatusWriter:
             "result": None if outcome is None else (outcome.winner or "draw"),
             "reason": None if outcome is None else outcome.reason,
             "correcting": bool(rec.correcting),
+            # both clocks (ms left, which runs) in a timed game, else None
+            "clock": _clock(session),
         }
+
+    @staticmethod
+    def _pieces(session: Any) -> dict[str, str]:
+        pieces = getattr(session, "pieces", None)
+        return {} if pieces is None else {str(sq): p for sq, p in pieces().items()}
 
     def _problems(self) -> list[dict[str, str]]:
         if self.problems is None:

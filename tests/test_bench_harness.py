@@ -151,3 +151,13 @@ def test_update_replaces_only_the_sections_rerun_and_says_so() -> None:
     assert "old engine" in new and "### A table" in new  # untouched, subsections and all
     assert "old search" not in new and "new search" in new
     assert new.index("## Rules engine") < new.index("## Search: speed") < new.index("## Blitz")
+
+
+def test_a_later_rerun_of_the_same_sections_replaces_the_earlier_note() -> None:
+    from bench.__main__ import updated
+
+    document = "# B\n\n- Command: x\n- Rerun: search on day 1\n- Rerun: engine on day 1\n\n## S\n"
+    new = updated(document, ["## S\n\nnew\n"], "- Rerun: search, blitz on day 2",
+                  ["search", "blitz"])
+    assert "- Rerun: search on day 1" not in new and "- Rerun: engine on day 1" in new
+    assert "- Rerun: search, blitz on day 2" in new

@@ -18,8 +18,8 @@ from host.broadcast.snapshot import snapshot_of
 from host.bus import Update
 from host.config import BroadcastConfig
 
-#: bus updates after which the game others see has changed
-GAME_CHANGES = frozenset({"move", "outcome", "takeback", "new-game"})
+#: bus updates after which the game others see has changed (its clocks included)
+GAME_CHANGES = frozenset({"move", "outcome", "takeback", "new-game", "clock"})
 
 #: runs a function on the session's thread (the live runtime's loop), from another thread
 HandOver = Callable[[Callable[[], None]], object]

@@ -1,37 +1,88 @@
-"""mosquitto's configuration for a club: listeners, a password file and an ACL for N boards.
+"""mosquitto's configuration for a club: listeners, limits, a password file and an ACL.
 
-What the ACL allows (mosquitto 2.0 `acl_file` syntax; lines before the first
-`user` apply to anonymous clients):
+Identity comes from the broker: every client logs in, and on every listener
+mosquitto replaces the client id a client sends by its user name
+(`use_username_as_clientid`), so nobody can connect under a board's id and
+push it off (or take over its session) without its password. That option
+refuses clients without a user name, so there are no anonymous clients at
+all: a client id is global across listeners, and mosquitto 2.0 lets an
+anonymous client on one listener take over a session of another (tried on
+2.0.11). Spectators follow the relay's page, or log in as `spectator`.
 
-- anonymous spectators read `draughtsboard/v1/public/#` and nothing else;
-- board `<id>` writes only its own status/state/move/correction and reads
-  only its own assignment;
-- `relay` reads everything under `draughtsboard/v1/` and writes only `public/#`;
-- `organiser` writes the round and the boards' assignments.
+What the ACL allows (mosquitto 2.0 `acl_file` syntax):
 
-Passwords are random, kept in `secrets/` (mode 0600) and reused when the
-files are generated again (adding boards does not change the others'), and
-hashed for mosquitto as PBKDF2-SHA512 in its `$7$` format, the one
-`mosquitto_passwd` 2.0 writes, so nothing but Python is needed to generate
-them. Each board gets a folder `boards/<id>/` with the lines for its config
-file and its `broker-password` file.
+- board `<id>` writes only its own status/state/move/correction and reads its
+  own assignment, ack and status;
+- `relay` reads everything under `draughtsboard/v1/`, writes `public/#`, the
+  boards' acks and its own `relay/relay/#` (its catch-up marker);
+- `organiser` writes the round and the boards' assignments;
+- `spectator` reads `draughtsboard/v1/public/#` and nothing else.
+
+Limits are sized for the event (`limits_for`): a relay that is away keeps its
+session, and the broker holds every board's messages for it until it is back.
+
+Passwords are random, kept in `secrets/` (0600, in a 0700 folder) and reused
+when the files are generated again (adding boards does not change the
+others'), and hashed for mosquitto as PBKDF2-SHA512 in its `$7$` format, the
+one `mosquitto_passwd` 2.0 writes. mosquitto, started as root, reads its
+config as root, then drops to its own account (`mosquitto` unless `run_as`
+says otherwise) and only then reads `passwd`, `acl`, the TLS key and its data
+folder: those are given to that account's group (0640) or to it (data/), and
+nothing else is. Each board gets a folder `boards/<id>/` (0700) with the lines
+for its config file and its `broker-password` file.
 """
 
 from __future__ import annotations
 
 import base64
+import grp
 import hashlib
 import os
+import pwd
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.broadcast import topics
 from host.config import check_board_id
 
-RELAY_USER, ORGANISER_USER = "relay", "organiser"
+RELAY_USER, ORGANISER_USER, SPECTATOR_USER = "relay", "organiser", "spectator"
+RESERVED = (RELAY_USER, ORGANISER_USER, SPECTATOR_USER)
+#: the account Debian's mosquitto drops to when started as root
+MOSQUITTO_ACCOUNT = "mosquitto"
 PBKDF2_ITERATIONS = 1000
 SALT_BYTES = 12
+
+#: what one board may leave queued for an absent relay: three long (300-ply) games,
+#: a state and a move per ply (about 600 messages and 0.7 MB a game; measured by
+#: `make bench`)
+MESSAGES_PER_BOARD = 2000
+BYTES_PER_BOARD = 2 * 1024 * 1024
+#: QoS 1 messages in flight to one client: the relay acknowledges what it has
+#: stored in batches, so more than mosquitto's default of 20 keeps it busy
+INFLIGHT = 100
+#: the largest message a board may send (a 500-ply state is about 8 kB)
+MESSAGE_LIMIT = 128 * 1024
+#: a session nobody has used for this long is dropped (a relay retired after the event)
+SESSION_EXPIRY = "7d"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """mosquitto's per-client limits for an event of `boards` boards."""
+
+    queued_messages: int
+    queued_bytes: int
+    inflight: int = INFLIGHT
+    message_size: int = MESSAGE_LIMIT
+
+
+def limits_for(boards: int) -> Limits:
+    """Room for every board's backlog in the relay's queue (never below mosquitto's
+    defaults). The memory is only used while the relay is away: about the bytes
+    queued plus some 150 bytes a message."""
+    return Limits(queued_messages=max(1000, boards * MESSAGES_PER_BOARD),
+                  queued_bytes=max(16, boards * 2) * 1024 * 1024)
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None,
@@ -42,27 +93,35 @@ def mosquitto_hash(password: str, salt: bytes | None = None,
     return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
-def acl_text(board_ids: list[str]) -> str:
+def acl_text(board_ids: list[str], relay_users: tuple[str, ...] = (RELAY_USER,)) -> str:
     root, public = topics.ROOT, f"{topics.PUBLIC}/#"
     lines = [
         "# Generated by `draughtsboard broker-config`. See docs/broadcast.md.",
-        "# Anonymous clients (spectators): the relay's public, possibly delayed, copy only.",
-        f"topic read {public}",
-        "",
-        f"user {RELAY_USER}",
-        f"topic read {root}/#",
-        f"topic readwrite {public}",
+        "# No anonymous clients: every listener uses the user name as the client id.",
+    ]
+    for relay in relay_users:
+        lines += ["", f"user {relay}",
+                  f"topic read {root}/#",
+                  f"topic readwrite {public}",
+                  f"topic write {root}/board/+/{topics.ACK}",
+                  f"topic readwrite {root}/relay/{relay}/#"]
+    lines += [
         "",
         f"user {ORGANISER_USER}",
         f"topic readwrite {topics.ROUND}",
         f"topic readwrite {root}/board/+/{topics.ASSIGNMENT}",
         f"topic read {public}",
+        "",
+        f"user {SPECTATOR_USER}",
+        f"topic read {public}",
     ]
     for board_id in board_ids:
         lines += ["", f"user {board_id}"]
         lines += [f"topic write {topics.board_topic(board_id, kind)}"
-                  for kind in topics.BOARD_KINDS]
-        lines.append(f"topic read {topics.board_topic(board_id, topics.ASSIGNMENT)}")
+                  for kind in topics.BOARD_KINDS if kind != topics.STATUS]
+        lines.append(f"topic readwrite {topics.board_topic(board_id, topics.STATUS)}")
+        lines += [f"topic read {topics.board_topic(board_id, kind)}"
+                  for kind in (topics.ASSIGNMENT, topics.ACK)]
     return "\n".join(lines) + "\n"
 
 
@@ -80,41 +139,78 @@ class BrokerPlan:
     data_dir: Path | None = None
     public_host: str = "broker.local"
     #: the account mosquitto drops to when started as root (its default: mosquitto),
-    #: which must be able to read passwd and acl and write the data folder
+    #: which must be able to read passwd, acl and the TLS key and write the data folder
     run_as: str | None = None
+    relay_users: tuple[str, ...] = (RELAY_USER,)
+    limits: Limits | None = field(default=None)
 
     def __post_init__(self) -> None:
         for board_id in self.board_ids:
             check_board_id(board_id)
-            if board_id in (RELAY_USER, ORGANISER_USER):
+            if board_id in RESERVED or board_id in self.relay_users:
                 raise ValueError(f"board id {board_id!r} is reserved")
+
+    @property
+    def sized(self) -> Limits:
+        return self.limits or limits_for(len(self.board_ids))
+
+    @property
+    def account(self) -> str:
+        """The account mosquitto runs as once it has dropped root's privileges."""
+        return self.run_as or MOSQUITTO_ACCOUNT
+
+    @property
+    def plain_bind(self) -> str | None:
+        """With TLS, the plain listener takes loopback connections only (a relay or the
+        organiser on the broker's own machine); without it, `bind` as asked."""
+        return "127.0.0.1" if self.tls_port is not None else self.bind
+
+
+def _listener(port: int, bind: str | None) -> str:
+    return f"listener {port}" + (f" {bind}" if bind else "")
 
 
 def conf_text(plan: BrokerPlan, out_dir: Path) -> str:
     out = out_dir.resolve()
     data = (plan.data_dir or out / "data").resolve()
+    limits = plan.sized
     lines = [
         "# Generated by `draughtsboard broker-config`; run with:",
         f"#   mosquitto -c {out / 'mosquitto.conf'}",
-        "# Anonymous clients are allowed, and the ACL lets them read only the public topics.",
+        "# Every client logs in; on every listener its user name is its client id.",
         *([f"user {plan.run_as}"] if plan.run_as else []),
         "per_listener_settings false",
-        "allow_anonymous true",
+        "allow_anonymous false",
         f"password_file {out / 'passwd'}",
         f"acl_file {out / 'acl'}",
         "persistence true",
         f"persistence_location {data}/",
         "autosave_interval 30",
         "",
-        f"listener {plan.port}" + (f" {plan.bind}" if plan.bind else ""),
+        f"# Sized for {len(plan.board_ids)} boards (docs/broadcast.md, 'Limits and memory'):",
+        "# what an absent relay's session may hold, and how much is in flight to it.",
+        f"max_queued_messages {limits.queued_messages}",
+        f"max_queued_bytes {limits.queued_bytes}",
+        f"max_inflight_messages {limits.inflight}",
+        f"message_size_limit {limits.message_size}",
+        f"persistent_client_expiration {SESSION_EXPIRY}",
+        "set_tcp_nodelay true",
+        "",
+        *(["# TLS is on: the plain listener is for this machine only."]
+          if plan.tls_port is not None else []),
+        _listener(plan.port, plan.plain_bind),
         "protocol mqtt",
+        "use_username_as_clientid true",
     ]
+    tls = [f"certfile {plan.certfile}", f"keyfile {plan.keyfile}"]
     if plan.tls_port is not None:
-        lines += ["", f"listener {plan.tls_port}", "protocol mqtt",
-                  f"certfile {plan.certfile}", f"keyfile {plan.keyfile}"]
+        lines += ["", _listener(plan.tls_port, plan.bind), "protocol mqtt",
+                  "use_username_as_clientid true", *tls]
     if plan.websockets is not None:
-        lines += ["", "# Spectators' browsers (MQTT over WebSockets): public topics only.",
-                  f"listener {plan.websockets}", "protocol websockets"]
+        lines += ["", "# Spectators' screens (MQTT over WebSockets; wss with TLS), logged in.",
+                  _listener(plan.websockets, plan.bind), "protocol websockets",
+                  "use_username_as_clientid true",
+                  *(tls if plan.tls_port is not None else [])]
     return "\n".join(lines) + "\n"
 
 
@@ -132,12 +228,17 @@ def _secret(folder: Path, user: str) -> str:
     return text
 
 
-def _write_private(path: Path, text: str) -> None:
+def _private_folder(path: Path) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+
+
+def _write_private(path: Path, text: str, mode: int = 0o600) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
-    os.chmod(path, 0o600)
+    os.chmod(path, mode)
 
 
 def board_toml(plan: BrokerPlan, board_id: str) -> str:
@@ -155,22 +256,78 @@ def board_toml(plan: BrokerPlan, board_id: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _account(name: str) -> tuple[int, int] | None:
+    """(uid, gid) of a local account, or None where it does not exist."""
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return None
+    return entry.pw_uid, entry.pw_gid
+
+
+def _give_to_broker(plan: BrokerPlan, out_dir: Path, data: Path) -> None:
+    """Run as root: passwd and acl to the broker's group (0640), its data folder to it.
+    Elsewhere (a laptop preparing the files) nothing is changed."""
+    account = _account(plan.account)
+    if os.geteuid() != 0 or account is None:
+        return
+    uid, gid = account
+    for name in ("passwd", "acl"):
+        os.chown(out_dir / name, 0, gid)
+    os.chown(data, uid, gid)
+
+
+def key_problem(plan: BrokerPlan) -> str | None:
+    """Why mosquitto would fail to read its TLS key (or why the key is too open), with
+    the fix; None when the key is fine or cannot be checked from here.
+
+    mosquitto opens the key after dropping to its account, so a key only root may
+    read stops it at start ("Unable to load server key file")."""
+    key = plan.keyfile
+    if key is None:
+        return None
+    try:
+        info = key.stat()
+    except OSError as error:
+        return f"cannot read the TLS key {key}: {error.strerror}"
+    mode = info.st_mode & 0o777
+    fix = f"sudo chgrp {plan.account} {key} && sudo chmod 0640 {key}"
+    if mode & 0o007:
+        return f"the TLS key {key} is readable by every account (mode {mode:04o}): {fix}"
+    account = _account(plan.account)
+    if account is None:
+        return None
+    uid, gid = account
+    groups = {gid} | {g.gr_gid for g in grp.getgrall() if plan.account in g.gr_mem}
+    readable = (uid == 0 or (info.st_uid == uid and mode & 0o400)
+                or (info.st_gid in groups and mode & 0o040))
+    if readable:
+        return None
+    return (f"mosquitto, running as {plan.account}, cannot read the TLS key {key} (mode "
+            f"{mode:04o}) and would stop at start: {fix}")
+
+
 def generate(plan: BrokerPlan, out_dir: Path) -> list[Path]:
     """Write mosquitto.conf, passwd, acl, secrets/ and boards/ into `out_dir`."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    (plan.data_dir or out_dir / "data").mkdir(parents=True, exist_ok=True)
+    data = plan.data_dir or out_dir / "data"
+    _private_folder(data)
     vault = out_dir / "secrets"
-    users = [RELAY_USER, ORGANISER_USER, *plan.board_ids]
+    _private_folder(vault)
+    users = [*plan.relay_users, ORGANISER_USER, SPECTATOR_USER, *plan.board_ids]
     passwords = {user: _secret(vault, user) for user in users}
     written = [out_dir / "mosquitto.conf", out_dir / "acl", out_dir / "passwd"]
     (out_dir / "mosquitto.conf").write_text(conf_text(plan, out_dir), encoding="utf-8")
-    (out_dir / "acl").write_text(acl_text(list(plan.board_ids)), encoding="utf-8")
+    _write_private(out_dir / "acl", acl_text(list(plan.board_ids), plan.relay_users), 0o640)
     _write_private(out_dir / "passwd",
-                   "".join(f"{user}:{mosquitto_hash(passwords[user])}\n" for user in users))
+                   "".join(f"{user}:{mosquitto_hash(passwords[user])}\n" for user in users),
+                   0o640)
+    _private_folder(out_dir / "boards")
     for board_id in plan.board_ids:
         folder = out_dir / "boards" / board_id
-        folder.mkdir(parents=True, exist_ok=True)
+        _private_folder(folder)
         (folder / "config.toml").write_text(board_toml(plan, board_id), encoding="utf-8")
         _write_private(folder / "broker-password", passwords[board_id] + "\n")
         written += [folder / "config.toml", folder / "broker-password"]
+    _give_to_broker(plan, out_dir, data)
     return written

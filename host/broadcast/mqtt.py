@@ -61,20 +61,26 @@ def import_paho() -> Any:
     return paho
 
 
-def make_client(settings: BrokerSettings, client_id: str | None = None) -> Any:
-    """A configured, not yet connected paho client (MQTT 3.1.1, clean session).
+def make_client(settings: BrokerSettings, *, persistent: bool = False,
+                manual_ack: bool = False) -> Any:
+    """A configured, not yet connected paho client (MQTT 3.1.1).
 
-    Clean sessions on purpose: a board re-sends what the broker has not
-    acknowledged from its own outbox, and a relay rebuilds from retained
-    states, so neither needs the broker to keep sessions.
+    The client id is the user name: the club's broker replaces whatever id a
+    client sends by its user name anyway (`use_username_as_clientid`), so nobody
+    can take another's id; sending the same keeps a session findable on any
+    broker. `persistent` keeps the session (subscriptions and the QoS 1 messages
+    queued while away) between connections: boards and the relay use it. With
+    `manual_ack` a message is acknowledged only when the caller says so (the
+    relay, once it has stored it).
     """
     paho = import_paho()
     scheme, _host, _port = settings.address()
     client = paho.Client(
         paho.CallbackAPIVersion.VERSION2,
-        client_id=client_id or f"draughtsboard-{uuid.uuid4().hex[:12]}",
+        client_id=settings.username or f"draughtsboard-{uuid.uuid4().hex[:12]}",
         protocol=paho.MQTTv311,
-        clean_session=True,
+        clean_session=not persistent,
+        manual_ack=manual_ack,
     )
     if settings.username:
         client.username_pw_set(settings.username, settings.secret())

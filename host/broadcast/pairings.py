@@ -142,16 +142,18 @@ def publish_round(settings: BrokerSettings, pairing: Round, timeout: float = 10.
             raise UserError(problems[0])
         got_previous.wait(timeout)
         paired = {b["board_id"] for b in pairing.boards}
-        cleared = sorted({b.get("board_id") for b in previous.get("boards", [])
+        cleared = sorted({str(b["board_id"]) for b in previous.get("boards", [])
                           if isinstance(b, dict) and b.get("board_id")} - paired)
-        infos = [client.publish(topics.board_topic(board_id, topics.ASSIGNMENT), b"",
-                                qos=1, retain=True) for board_id in cleared]
+        # The round first: the broker hands it to the relay before any board hears of its
+        # assignment, so a board's state naming its new board is never ahead of it.
+        infos = [client.publish(topics.ROUND, topics.encode(pairing.round_message()),
+                                qos=1, retain=True)]
+        infos += [client.publish(topics.board_topic(board_id, topics.ASSIGNMENT), b"",
+                                 qos=1, retain=True) for board_id in cleared]
         for entry in pairing.boards:
             infos.append(client.publish(topics.board_topic(entry["board_id"], topics.ASSIGNMENT),
                                         topics.encode(pairing.assignment(entry)),
                                         qos=1, retain=True))
-        infos.append(client.publish(topics.ROUND, topics.encode(pairing.round_message()),
-                                    qos=1, retain=True))
         for info in infos:
             info.wait_for_publish(timeout)
             if not info.is_published():

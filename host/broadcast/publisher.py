@@ -8,9 +8,19 @@ stores them in the outbox, and hands them to paho, whose own thread sends
 them. So publishing never delays the LEDs or the recogniser, and a broker
 that is down only means the outbox grows until it is back.
 
+Every connection starts the same way: subscribe to the board's assignment,
+the relay's acknowledgement and its own status, then say `online`. When that
+`online` comes back, the broker has delivered everything retained before it
+(mosquitto handles one client's packets in order), so the board knows what
+the relay last stored: it sends again everything the outbox holds beyond it,
+oldest first, and only then anything new. Messages made while the broker is
+away, or before that moment, wait in the outbox.
+
 The board also reads its assignment (players, event, round, board number),
 retained by `draughtsboard pairings`: it tags the current game if that game has
-not started, or has started without one, and never re-tags a finished game.
+not started, or has started without one, and never re-tags a finished game; a
+new game is not tagged with an assignment a game already finished under (the
+outbox remembers those across restarts).
 """
 
 from __future__ import annotations
@@ -31,6 +41,9 @@ from host.broadcast.snapshot import GameSnapshot
 
 TagsListener = Callable[[dict[str, str]], None]
 log = logging.getLogger(__name__)
+#: seconds to wait for our own `online` to come back before publishing anyway (a broker
+#: whose ACL, from an older broker-config, does not let a board read its own status)
+SYNC_WAIT = 5.0
 
 
 def _common_prefix(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
@@ -61,8 +74,9 @@ class Publisher:
         self._last: GameSnapshot | None = None
         self._assignment: dict[str, Any] | None = None
         self._bound: dict[str, dict[str, Any]] = {}  # game id -> its assignment
-        self._finished_with: set[tuple[str, str, int]] = set()  # assignments of finished games
         self._seq_by_mid: dict[int, int] = {}
+        self._live = False  # the worker's: connected and the outbox replayed
+        self._connections = 0  # paho's thread: which connection a sync belongs to
         self._connected = threading.Event()
         self._idle = threading.Event()
         self._client: Any = None
@@ -81,20 +95,17 @@ class Publisher:
     # -- life cycle ------------------------------------------------------------------------
 
     def start(self) -> Publisher:
-        client = make_client(self.settings, client_id=f"draughtsboard-board-{self.board_id}")
+        client = make_client(self.settings, persistent=True)
         client.will_set(topics.board_topic(self.board_id, topics.STATUS), topics.OFFLINE,
                         qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         client.on_message = self._on_message
-        client.on_subscribe = self._on_subscribe
         client.on_connect_fail = self._on_connect_fail
         self._client = client
         self._worker = threading.Thread(target=self._work, name="broadcast", daemon=True)
         self._worker.start()
-        for entry in self.outbox.pending():  # left over from before a restart: first, in order
-            self._queue.put(("entry", entry))
         start(client, self.settings)
         return self
 
@@ -110,7 +121,7 @@ class Publisher:
         deadline = time.monotonic() + timeout
         if not marker.wait(timeout):
             return False
-        while self.outbox.pending():
+        while self.outbox.unsent():
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.01)
@@ -128,9 +139,9 @@ class Publisher:
             return
         waits = wait_for_broker or self._connected.is_set()
         flushed = self.flush(timeout) if waits else False
-        if not flushed and self.outbox.pending():
+        if not flushed and self.outbox.unsent():
             log.warning("broadcast: %d messages kept in the outbox for next time",
-                        len(self.outbox.pending()))
+                        len(self.outbox.unsent()))
         if self._connected.is_set():
             info = self._client.publish(topics.board_topic(self.board_id, topics.STATUS),
                                         topics.OFFLINE, qos=1, retain=True)
@@ -152,16 +163,20 @@ class Publisher:
         if problem:
             log.warning("broadcast: %s", problem)
             return
-        # Before paho re-sends what it holds: status first, then the game in order.
+        # Subscribe first: our own `online` coming back marks the end of what the broker
+        # had retained for us (the relay's acknowledgement, the assignment).
+        client.subscribe([(topics.board_topic(self.board_id, kind), 1)
+                          for kind in (topics.ASSIGNMENT, topics.ACK, topics.STATUS)])
         client.publish(topics.board_topic(self.board_id, topics.STATUS), topics.ONLINE,
                        qos=1, retain=True)
-        client.subscribe(topics.board_topic(self.board_id, topics.ASSIGNMENT), qos=1)
+        self._connections += 1
+        timer = threading.Timer(SYNC_WAIT, self._queue.put,
+                                args=(("sync-late", self._connections),))
+        timer.daemon = True
+        timer.start()
         if not self._connected.is_set():
             log.info("broadcast: connected to %s as board %s", self.settings.url, self.board_id)
         self._connected.set()
-        if self._was_connected:  # a broker restarted without its retained messages
-            self._queue.put(("reconnected", None))  # must still show this game
-        self._was_connected = True
         self._said_unreachable = False
 
     def _on_connect_fail(self, _client: Any, _userdata: Any) -> None:
@@ -176,19 +191,26 @@ class Publisher:
             log.warning("broadcast: lost the broker (%s); moves are kept and sent when it is "
                         "back", reason)
         self._connected.clear()
-
-    def _on_subscribe(self, *_args: Any) -> None:
-        # mosquitto sends a retained message right after granting the subscription; a
-        # moment later the worker has surely queued it, and "ready" comes after it.
-        timer = threading.Timer(0.3, self._queue.put, args=(("ready", None),))
-        timer.daemon = True
-        timer.start()
+        self._queue.put(("disconnected", None))
 
     def _on_publish(self, _client: Any, _userdata: Any, mid: int, _reason: Any,
                     _props: Any) -> None:
         self._queue.put(("acked", mid))
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
+        kind = message.topic.rsplit("/", 1)[-1]
+        if kind == topics.STATUS:
+            if not message.retain and bytes(message.payload) == topics.ONLINE.encode():
+                self._queue.put(("synced", None))  # our own `online`, just said
+            return
+        if kind == topics.ACK:
+            try:
+                self._queue.put(("relay-ack", topics.check_message(topics.ACK,
+                                                                   message.payload)))
+            except topics.BadMessage as error:
+                if message.payload:
+                    log.warning("broadcast: ignored a bad acknowledgement: %s", error)
+            return
         try:
             data = topics.check_message(topics.ASSIGNMENT, message.payload)
         except topics.BadMessage as error:
@@ -208,36 +230,70 @@ class Publisher:
                     return
                 if kind == "snapshot":
                     self._publish_changes(item)
-                elif kind == "entry":
-                    self._send(item)
                 elif kind == "acked":
                     seq = self._seq_by_mid.pop(item, None)
                     if seq is not None:
                         self.outbox.acked(seq)
+                elif kind == "relay-ack":
+                    self.outbox.relay_acked(item["epoch"], item["seq"])
+                    self._send_again(item)
                 elif kind == "assignment":
                     self._assign(item)
                 elif kind == "mark":
                     item.set()
-                elif kind == "ready":
-                    self._ready.set()
-                elif kind == "reconnected" and self._last is not None:
-                    self._publish_state(self._last)
+                elif kind == "synced":
+                    self._go_live()
+                elif kind == "sync-late" and item == self._connections and not self._live:
+                    log.warning("broadcast: the broker did not echo this board's status in "
+                                "%.0f s (an ACL from an older broker-config?); publishing "
+                                "anyway", SYNC_WAIT)
+                    self._go_live()
+                elif kind == "disconnected":
+                    self._live = False
+                    self._seq_by_mid.clear()
             except Exception as error:  # never let one bad change stop the publisher
                 log.warning("broadcast: could not publish a change: %s", error)
+
+    def _go_live(self) -> None:
+        """Connected, and the broker has told us all it kept: what the relay has not
+        stored goes again, oldest first; then the current state (a broker restarted
+        without its retained messages must still show this game); then live."""
+        if self._live:
+            return
+        for entry in self.outbox.replay():
+            self._send(entry)
+        self._live = True
+        if self._was_connected and self._last is not None:
+            self._publish_state(self._last)
+        self._was_connected = True
+        self._ready.set()
+
+    def _send_again(self, ack: dict[str, Any]) -> None:
+        """The relay lacks some messages although later ones reached it: send them again."""
+        missing = ack.get("missing")
+        if not missing or not self._live or ack["epoch"] != self.outbox.epoch:
+            return
+        for entry in self.outbox.pending():
+            if missing[0] <= entry.seq <= missing[1]:
+                self._send(entry)
 
     def _send(self, entry: Entry) -> None:
         info = self._client.publish(entry.topic, entry.payload, qos=1, retain=entry.retain)
         self._seq_by_mid[info.mid] = entry.seq
 
     def _add(self, kind: str, data: dict[str, Any], retain: bool = False) -> None:
-        self._send(self.outbox.add(topics.board_topic(self.board_id, kind), data, retain))
+        entry = self.outbox.add(topics.board_topic(self.board_id, kind), data, retain)
+        if self._live:  # otherwise it waits for the next connection's replay
+            self._send(entry)
 
     def _publish_changes(self, snap: GameSnapshot) -> None:
         last = self._last
-        new_game = last is None or snap.game != last.game or snap.positions[0] != last.positions[0]
-        if new_game:
+        if last is None or snap.game != last.game or snap.positions[0] != last.positions[0]:
             self._bind_new_game(snap)
         elif snap.moves == last.moves and (snap.result, snap.reason) == (last.result, last.reason):
+            if snap.clock_course != last.clock_course:  # the clocks changed course only
+                self._last = snap
+                self._publish_state(snap)
             return
         else:
             kept = _common_prefix(snap.moves, last.moves)
@@ -250,13 +306,14 @@ class Publisher:
                                         "fen": snap.fens[ply - 1], "ts": snap.ts})
         self._last = snap
         if snap.finished and snap.game in self._bound:
-            self._finished_with.add(_key(self._bound[snap.game]))
+            self.outbox.finish(_key(self._bound[snap.game]))
         self._publish_state(snap)
 
     def _publish_state(self, snap: GameSnapshot) -> None:
         tagged = self._bound.get(snap.game) or {}
         self._add(topics.STATE, {
             "game": snap.game,
+            "started": snap.started or None,
             "variant": snap.variant,
             "start_fen": snap.start_fen,
             "fen": snap.fen,
@@ -265,7 +322,7 @@ class Publisher:
             "event": tagged.get("event"),
             "round": tagged.get("round"),
             "board": tagged.get("board"),
-            "clocks": None,
+            "clocks": snap.clocks,
             "result": snap.result,
             "reason": snap.reason,
             "ts": snap.ts,
@@ -275,7 +332,7 @@ class Publisher:
 
     def _bind_new_game(self, snap: GameSnapshot) -> None:
         latest = self._assignment
-        if latest is not None and _key(latest) not in self._finished_with:
+        if latest is not None and _key(latest) not in self.outbox.finished:
             self._bind(snap.game, latest)
         else:
             self._tags_changed({})
@@ -283,8 +340,8 @@ class Publisher:
     def _assign(self, data: dict[str, Any] | None) -> None:
         self._assignment = data
         last = self._last
-        if data is None or last is None:
-            return
+        if data is None or last is None or _key(data) in self.outbox.finished:
+            return  # (a game already finished under it: not the next game's)
         if not last.moves or (not last.finished and last.game not in self._bound):
             self._bind(last.game, data)
             self._publish_state(last)

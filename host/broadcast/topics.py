@@ -5,17 +5,26 @@ and a v2 can run beside v1. Who writes what (the ACL in `broker_config`
 enforces it):
 
 - a board `<id>` writes `board/<id>/{status,state,move,correction}` and reads
-  its `board/<id>/assignment`;
+  its `board/<id>/{assignment,ack,status}`;
 - the organiser (`draughtsboard pairings`) writes `round` and every
   `board/<id>/assignment`;
-- the relay reads everything and writes only `public/#`;
-- spectators (anonymous) read only `public/#`.
+- the relay reads everything, writes `public/#`, every `board/<id>/ack` and its
+  own `relay/<user>/#`;
+- spectators (the `spectator` account) read only `public/#`.
 
-Every board message carries `epoch` (a random id fixed when the board's outbox
-was created) and `seq` (numbered from 1 within the epoch, never reused, also
-after a restart): a subscriber drops a (epoch, seq) it has seen, so QoS 1
-duplicates are harmless, and a board whose SD card was replaced (new epoch) is
-not mistaken for a replay of old messages.
+Who sent a message is the broker's business, not the message's: a board's
+topics carry its id, and the ACL lets only the account of that name write
+them. Every board message carries `game`, the board's own id for the game
+(from its journal: a new game is a new id), `epoch` (a random id fixed when
+the board's outbox was created) and `seq` (numbered from 1 within the epoch,
+never reused, also after a restart). The relay merges a game's messages by
+(game, epoch, seq), whatever order they arrive in, and drops those it has; a
+board whose SD card was replaced (new epoch) is not mistaken for a replay of
+old messages. The relay acknowledges, per board, the highest seq up to which
+it has stored everything (`ack`, retained); a board keeps what is not
+acknowledged and sends it again, oldest first, before anything new; an ack
+naming seqs the relay lacks although later ones came (`missing`) has them sent
+again at once.
 """
 
 from __future__ import annotations
@@ -31,6 +40,8 @@ ONLINE, OFFLINE = "online", "offline"
 # Message kinds a board publishes, by the last level of their topic.
 STATUS, STATE, MOVE, CORRECTION, ASSIGNMENT = "status", "state", "move", "correction", "assignment"
 BOARD_KINDS = (STATUS, STATE, MOVE, CORRECTION)
+#: what the relay writes to a board: the highest seq it has stored everything up to
+ACK = "ack"
 
 
 def board_topic(board_id: str, kind: str) -> str:
@@ -45,9 +56,16 @@ def parse_board_topic(topic: str) -> tuple[str, str] | None:
     return None
 
 
-def public_board_topic(round_name: str, board_number: int) -> str:
-    """The relay's delayed copy of one game (retained), for spectators."""
-    return f"{PUBLIC}/round/{round_name}/board/{board_number}"
+def relay_sync_topic(user: str) -> str:
+    """Where a relay sends itself a marker after subscribing: when the marker comes
+    back, everything the broker held for it has arrived before it (caught up)."""
+    return f"{ROOT}/relay/{user}/sync"
+
+
+def public_game_topic(round_name: str, key: str) -> str:
+    """The relay's delayed copy of one game (retained), for spectators; `key` is the
+    board number (`7`), or `7.2` for that board's second game of the round."""
+    return f"{PUBLIC}/round/{round_name}/game/{key}"
 
 
 def public_round_topic(round_name: str) -> str:
@@ -68,7 +86,7 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
     STATE: {
         "epoch": _STR,
         "seq": _INT,
-        "game": _STR,  # when the game started (ISO time): a new game is a new id
+        "game": _STR,  # the game's id, from the board's journal: a new game is a new id
         "variant": _STR,
         "start_fen": _STR,
         "fen": _STR,
@@ -77,7 +95,7 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
         "event": _OPT_STR,
         "round": _OPT_STR,
         "board": (int, type(None)),  # board number in the round, from the pairings
-        "clocks": (dict, type(None)),  # none on the board yet
+        "clocks": (dict, type(None)),  # a timed game's (host/broadcast/snapshot.py), else null
         "result": _OPT_STR,  # PDN result once finished, else null
         "reason": _OPT_STR,
         "ts": _NUM,  # wall-clock seconds when the change happened
@@ -91,6 +109,14 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
     # retained, written by the organiser: one board's part of the round
     ASSIGNMENT: {"event": _OPT_STR, "round": _STR, "board": _INT, "white": _OPT_STR,
                  "black": _OPT_STR},
+    # retained, written by the relay: everything up to `seq` of `epoch` is stored
+    ACK: {"epoch": _STR, "seq": _INT},
+}
+
+#: optional fields, checked when present (older boards do not send them)
+OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
+    STATE: {"started": _STR},  # when the game started (ISO time), for the PDN's Date
+    ACK: {"missing": (list,)},  # [first, last]: seqs the relay lacks although later ones came
 }
 
 
@@ -116,6 +142,10 @@ def check_message(kind: str, payload: bytes | str) -> dict[str, Any]:
         value = data[name]
         if isinstance(value, bool) or not isinstance(value, types):
             raise BadMessage(f"{kind}: field {name!r} has the wrong type ({value!r})")
+    for name, types in OPTIONAL.get(kind, {}).items():
+        value = data.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, types)):
+            raise BadMessage(f"{kind}: field {name!r} has the wrong type ({value!r})")
     if kind == STATE and not all(isinstance(m, str) for m in data["moves"]):
         raise BadMessage("state: moves must be strings")
     if kind == "round":
@@ -123,6 +153,12 @@ def check_message(kind: str, payload: bytes | str) -> dict[str, Any]:
             if not (isinstance(entry, dict) and isinstance(entry.get("board"), int)
                     and isinstance(entry.get("board_id"), str)):
                 raise BadMessage("round: each of boards needs an int board and a board_id")
+    missing = data.get("missing") if kind == ACK else None
+    if missing is not None and not (len(missing) == 2 and all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in missing)):
+        raise BadMessage("ack: missing must be [first, last] seqs")
+    if "game" in data and not data["game"].strip():
+        raise BadMessage(f"{kind}: the game id is empty")
     if "seq" in data and data["seq"] < 1:
         raise BadMessage(f"{kind}: seq must be 1 or more")
     return data

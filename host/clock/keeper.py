@@ -156,8 +156,15 @@ class GameClock:
                     data["clock"] = lap_clocks(lap)
                     data["took"] = ms(lap.took)
                 self._rearm()
-            elif kind == "takeback":
+            elif kind == "move-finished":  # the last move was finished later than said
+                lap = self._finished_later(clock, str(data["side"]), int(data["ply"]),
+                                           float(data["finished"]))
+                if lap is not None:
+                    data["clock"] = lap_clocks(lap)
+                    data["took"] = ms(lap.took)
+            elif kind == "takeback":  # (after a flag fall too: the game goes on)
                 clock.take_back(event.time)
+                self._hold, self.fell = None, None
                 self._rearm()
             elif kind == "new-game":
                 self.new_game()
@@ -233,6 +240,20 @@ class GameClock:
             if event.kind in ("move", "move-corrected"):
                 rec.take_back(now)
         return self._flag(rec, now, flag)
+
+    @staticmethod
+    def _finished_later(clock: Clock, side: str, ply: int, finished: float) -> Lap | None:
+        """Charge the last move (ply `ply`, by `side`) again to its later finish, never
+        past its mover's flag (a re-read cannot run a clock below zero)."""
+        if len(clock.laps) != ply or clock.laps[-1].side != side:
+            return None
+        lap = clock.corrected(finished)
+        if lap is None:
+            return None
+        over = clock.control.side(side).increment - lap.left(side)
+        if over > 0:
+            lap = clock.corrected(finished - over)
+        return lap
 
     def _flagged_side(self) -> str | None:
         if self.fell is None or self.clock is None:

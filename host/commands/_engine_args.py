@@ -42,11 +42,13 @@ def position_from(variant: Variant, fen: str | None) -> Position:
         raise UserError(str(error)) from None
 
 
-def add_position_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--fen` (one position) or `--fens FILE|-` (one FEN a line), exactly one of them."""
+def add_position_arguments(parser: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
+    """`--fen` (one position) or `--fens FILE|-` (one FEN a line), exactly one of them;
+    the group is returned, for a command that takes other sources as well."""
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--fen", help="the position (PDN FEN)")
     source.add_argument("--fens", metavar="FILE", help="a file with one FEN per line, or -")
+    return source
 
 
 class GivenPositions:

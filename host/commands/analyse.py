@@ -14,6 +14,11 @@ either the search takes 2 s. `--depth` alone still stops after `DEPTH_TIME`
 seconds (a deep search of a full board would take days), and then says on
 stderr which depth it completed. A limit out of range, infinite or not a
 number is refused before anything is searched (exit status 2).
+
+`--game FILE.pdn` (`--number N` for another game of the file) reviews a whole game
+instead: every position's evaluation, each move judged (inaccuracy, mistake,
+blunder), a summary per player; the same analysis the page's review shows, kept
+beside the file (host/review/report.py).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from engine import EngineError, Position
 from engine.search import Analysis, Searcher, analyse
@@ -32,19 +38,24 @@ from host.commands._engine_args import (
     variant_from,
 )
 from host.errors import UserError
+from host.review.report import review_file
 
 DEFAULT_TIME = 2.0  # seconds, when neither --time nor --depth is given
 DEPTH_TIME = 60.0  # seconds: with --depth alone, the search still stops then
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyse",
         help="search a position: best move, score, depth and line",
         description="Search a position (--fen) or many (--fens FILE|-) for the best move.",
     )
     add_variant_argument(parser)
-    add_position_arguments(parser)
+    source = add_position_arguments(parser)
+    source.add_argument("--game", metavar="FILE", type=Path,
+                        help="review a whole game of a PDN file (its variant from the file)")
+    parser.add_argument("--number", type=int, default=1, metavar="N",
+                        help="with --game: which game of the file (default 1)")
     # Read as text and checked in `_options`, so a bad limit is one line of error.
     parser.add_argument("--time", metavar="S",
                         help=f"seconds per position, above 0 and at most {MAX_SECONDS:g} "
@@ -56,6 +67,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        if args.time is not None or args.depth is not None:
+            raise UserError("--game searches every position to the review's own budget: "
+                            "leave out --time and --depth")
+        return review_file(args.game, args.number, args.json)
     variant = variant_from(args.variant)
     options = _options(args.time, args.depth)
     searcher = Searcher(variant)

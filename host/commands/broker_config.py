@@ -12,7 +12,7 @@ from pathlib import Path
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "broker-config",
         help="generate mosquitto's config, password file and ACL for N boards",
@@ -26,9 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--host", default="broker.local",
                         help="the broker's address as boards reach it (for boards/<id>/)")
     parser.add_argument("--port", type=int, default=1883, help="MQTT port (default 1883)")
-    parser.add_argument("--bind", help="listen on this address only (default: all)")
+    parser.add_argument("--bind", help="listen on this address only (default: all); with "
+                        "--tls-port the plain port is this machine's only (127.0.0.1)")
     parser.add_argument("--websockets", type=int, metavar="PORT",
-                        help="also listen for spectators' browsers (MQTT over WebSockets)")
+                        help="also listen for spectators' screens (MQTT over WebSockets, "
+                        "the spectator account; wss with --tls-port)")
     parser.add_argument("--tls-port", type=int, metavar="PORT", help="mqtts listener (e.g. 8883)")
     parser.add_argument("--certfile", metavar="FILE",
                         help="the broker's certificate (with --tls-port)")
@@ -38,11 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "(default: OUT/data)")
     parser.add_argument("--user", help="account mosquitto runs as when started as root "
                         "(default: mosquitto's own, 'mosquitto')")
+    parser.add_argument("--relays", type=int, default=1, metavar="N",
+                        help="relay accounts: relay, relay-2 ... (one relay per account)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from host.broadcast.broker_config import BrokerPlan, generate
+    from host.broadcast.broker_config import RELAY_USER, BrokerPlan, generate, key_problem
 
     if args.boards is not None:
         if not 1 <= args.boards <= 1000:
@@ -57,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     for port in (args.port, args.websockets, args.tls_port):
         if port is not None and not 1 <= port <= 65535:
             raise UserError(f"port {port} is not 1..65535")
+    if not 1 <= args.relays <= 9:
+        raise UserError("--relays must be 1 to 9")
+    relays = (RELAY_USER, *(f"{RELAY_USER}-{n}" for n in range(2, args.relays + 1)))
     try:
         plan = BrokerPlan(
             board_ids=ids, port=args.port, bind=args.bind, websockets=args.websockets,
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             certfile=Path(args.certfile).resolve() if args.certfile else None,
             keyfile=Path(args.keyfile).resolve() if args.keyfile else None,
             data_dir=Path(args.data_dir) if args.data_dir else None, public_host=args.host,
-            run_as=args.user,
+            run_as=args.user, relay_users=relays,
         )
         written = generate(plan, Path(args.out))
     except ValueError as error:
@@ -78,4 +85,7 @@ def run(args: argparse.Namespace) -> int:
           "config.toml's lines to it")
     print(f"relay, organiser:  --password-file {out / 'secrets'}/relay.password "
           "(or organiser.password)")
+    problem = key_problem(plan)
+    if problem:
+        print(f"warning: {problem}")
     return 0

@@ -30,7 +30,7 @@ from host.commands._engine_args import variant_from
 from host.errors import ExitStatus
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `check-game` sub-command."""
     parser = subparsers.add_parser(
         "check-game",

@@ -27,7 +27,7 @@ from host.config import (
 from host.errors import ExitStatus
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "config",
         help="show the settings in force, or check a config file (--check)",

@@ -13,7 +13,7 @@ from host.commands._broker_args import add_broker_arguments, settings_from_argum
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "pairings",
         help="publish a round's pairings (CSV: board, board id, white, black) to the boards",

@@ -13,7 +13,7 @@ from host.commands._engine_args import add_variant_argument, position_from, vari
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "perft",
         help="count the leaf nodes of the move tree to each depth",

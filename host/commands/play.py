@@ -14,7 +14,7 @@ from host.config import add_config_argument, load_config
 from host.terminal_game import TerminalGame
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game at the terminal, typing the moves",

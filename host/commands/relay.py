@@ -1,6 +1,7 @@
 """`draughtsboard relay`: every board of the club in, a live PDN per round out.
 
-See docs/broadcast.md. Runs until interrupted (Ctrl-C or the service manager).
+See docs/broadcast.md. Runs until interrupted (Ctrl-C or the service manager);
+its exit status says why it stopped (host/broadcast/relay_exit.py).
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from host.commands._broker_args import add_broker_arguments, settings_from_argum
 from host.errors import UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "relay",
         help="follow every board on the broker; write each round's live PDN; serve spectators",
         description="Subscribe to every board on the broker and write, per round, games.pdn "
-        "(fixed board order) and one file per game. With --listen, serve a spectator page.",
+        "(fixed board order) and one file per game. With --listen, serve a spectator page. "
+        "Exit status: 0 stopped on request; 2 a configuration mistake (the command line, "
+        "the password file, credentials the broker refused: do not restart); 75 it could "
+        "not write (a full disk, a folder it may no longer write: restart later); 1 a "
+        "crash (a bug, its traceback in the log: restart).",
     )
     add_broker_arguments(parser, "relay")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the round files")
@@ -33,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from host.broadcast.relay import Relay
+    from host.broadcast.relay_exit import STOPPED
     from host.broadcast.spectators import SpectatorServer, parse_listen
 
     if args.delay < 0:
@@ -46,16 +52,19 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_arguments(args, "relay")
     relay = Relay(settings, out, delay=args.delay, trace=Path(args.trace) if args.trace else None)
     server = SpectatorServer(relay, out, *listen) if listen else None
+    where = f"http://{listen[0]}:" if listen else ""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     relay.start()
-    if server is not None:
+    if server is not None and listen is not None:
         server.start()
-        print(f"spectators: http://{listen[0]}:{server.port}/", flush=True)
+        print(f"spectators: {where}{server.port}/", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
-        while not stop.wait(1.0):
+        while not stop.wait(0.2) and not relay.failed.is_set():
             pass
     if server is not None:
         server.stop()
     relay.stop()
-    return 0
+    if relay.failure is not None:
+        return int(relay.failure[0])
+    return int(STOPPED)

@@ -20,7 +20,7 @@ from host.explanation import RECOGNISERS
 from host.replay import replay
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="replay a recorded sensor stream (JSON lines) and print the moves recognised",

@@ -58,7 +58,7 @@ from host.systemd import (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "service",
         help="run the board at power-on as a systemd service (install, uninstall, status)",

@@ -22,7 +22,7 @@ from host.status import StatusWriter
 from host.systemd import UNIT, run_command, service_state
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "status",
         help="is the board running, on which board, which game, recent problems",
@@ -35,6 +35,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--json", action="store_true", help="print the status file as JSON")
     parser.set_defaults(func=run)
+
+
+def _clock_line(clock: dict[str, object]) -> str:
+    """`clock 5+3: White 4:47 (running), Black 5:01` from the status file's clock."""
+    def shown(side: str, key: str) -> str:
+        ms = clock.get(key)
+        seconds = int(ms) // 1000 if isinstance(ms, int | float) else 0
+        text = f"{SIDES['en'][side]} {seconds // 60}:{seconds % 60:02d}"
+        if clock.get("flagged") == side:
+            return text + " (out of time)"
+        return text + (" (running)" if clock.get("running") == side else "")
+
+    line = f"clock {clock.get('control')}: {shown('W', 'white')}, {shown('B', 'black')}"
+    return line + (", stopped" if clock.get("paused") else "")
 
 
 def _alive(pid: object) -> bool:
@@ -107,6 +121,9 @@ def describe(state, data, running: bool, where: str) -> list[str]:  # noqa: ANN0
             where_now = f"{SIDES['en'].get(turn, turn)} to move"
         moves = game.get("moves")
         lines.append(f"game: {name}, {moves} move{'' if moves == 1 else 's'}, {where_now}")
+        clock = game.get("clock")
+        if isinstance(clock, dict):
+            lines.append(_clock_line(clock))
         if game.get("correcting"):
             lines.append("the board is being put right (the lit squares differ from the game)")
     players = data.get("players") or {}

@@ -14,6 +14,13 @@ def diagonal_steps(a: tuple[int, int], b: tuple[int, int]) -> float:
     return steps if steps == abs(a[1] - b[1]) != 0 else float("inf")
 
 
+def neighbours(variant: Variant, square: int) -> list[int]:
+    """The squares diagonally next to `square` (where a knock shoves a piece)."""
+    f, r = variant.square_coords(square)
+    found = (variant.square_at(f + df, r + dr) for df in (-1, 1) for dr in (-1, 1))
+    return [sq for sq in found if sq is not None]
+
+
 def trajectory(variant: Variant, move: Move) -> set[int]:
     """Every square `move`'s piece may come down on: its landings and the squares it
     slides over between them, on any of its paths."""

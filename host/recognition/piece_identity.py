@@ -45,6 +45,20 @@ from host.recognition.turn_boards import Reading
 MAX_READINGS = 24
 #: where a lifted piece is: in the mover's hand, the opponent's hand, or the box
 MOVER, OTHER, BOX = "mover", "other", "box"
+#: pieces as the page, the status file and the API write them
+CODES = ("W", "B", "WK", "BK")
+
+
+def code_of(piece: Piece) -> str:
+    """`piece` as written: "W", "B", "WK" or "BK"."""
+    return piece.color + ("K" if piece.king else "")
+
+
+def piece_of(code: str) -> Piece:
+    """The piece a code names (one of CODES)."""
+    if code not in CODES:
+        raise ValueError(f"piece must be one of {', '.join(CODES)}, not {code!r}")
+    return Piece(code[0], code.endswith("K"))
 
 #: what stands on a square (or is in the air): a piece; None, a piece from the box
 #: (unknown, the players' choice); or, once the tracker gave up telling pieces apart,
@@ -84,6 +98,8 @@ class PieceTracker:
     def __init__(self, pieces: Mapping[int, Piece], sensed: Iterable[int] | None = None) -> None:
         #: the most readings held at once since the tracker was made (a memory witness)
         self.most_held = 1
+        #: pieces a hand said it puts down next on a square (the simulator's tray)
+        self._told: dict[int, Piece] = {}
         self.turn("W", ())
         self.reset(pieces, sensed)
 
@@ -93,11 +109,14 @@ class PieceTracker:
         sensed: Iterable[int] | None = None,
         *,
         in_air: bool = True,
+        likely: Mapping[int, Piece] | None = None,
     ) -> None:
         """Start from `pieces` (square -> piece) with the board as `sensed` (default:
         exactly those squares): sensed squares without a piece hold unknown pieces;
         pieces not sensed are in the air (lifted), or, with `in_air=False` (a board
-        found as it is, after a restart), nowhere known."""
+        found as it is, after a restart), nowhere known. `likely`: what an unknown
+        piece probably is (the tracker's reading before the reset), for drawing it
+        only (`likeliest`); recognition never relies on it."""
         squares = set(pieces) if sensed is None else set(sensed)
         board = {sq: pieces.get(sq) for sq in squares}
         air = tuple(
@@ -107,8 +126,21 @@ class PieceTracker:
         )
         self._lifts = 0
         self._readings = [_Reading(board, air, 0)]
+        self._likely = {sq: p for sq, p in (likely or {}).items() if board.get(sq, 0) is None}
         #: for squares filled since: the colours that were in the air at that moment
         self._put_from: dict[int, frozenset[str | None]] = {}
+
+    def tell(self, square: int, piece: Piece) -> None:
+        """The next piece put down on `square` is `piece` (a hand that knows what it
+        holds: the simulator's tray). It stays told across turns until that place."""
+        self._told[square] = piece
+
+    def forget_told(self, square: int) -> None:
+        self._told.pop(square, None)
+
+    def told(self, square: int) -> Piece | None:
+        """The piece a hand said it puts down next on `square`, if any."""
+        return self._told.get(square)
 
     def turn(self, mover: str, capturable: Iterable[int]) -> None:
         """Whose hand is whose from now on: `mover` moves, capturing `capturable`."""
@@ -126,24 +158,39 @@ class PieceTracker:
             return MOVER
         return BOX if square in self._capturable else OTHER
 
-    def update(self, lifted: Iterable[int], placed: Iterable[int]) -> None:
-        """One scan's changes: `lifted` squares emptied, `placed` squares filled."""
+    def update(
+        self, lifted: Iterable[int], placed: Iterable[int], late: Mapping[int, int] | None = None
+    ) -> None:
+        """One scan's changes: `lifted` squares emptied, `placed` squares filled.
+
+        `late` maps a square lifted now to a neighbouring one filled a moment before:
+        that piece may have been shoved there, its switch seen leaving late (it
+        chattered). The piece on that square may then be the one lifted now, and the
+        one put down there may still be in the air: neither square's colour is sure."""
         lifted, placed = sorted(lifted), sorted(placed)
+        late = late or {}
         if not lifted and not placed:
             return
         if lifted:
             self._lifts += 1
         for sq in lifted:
             self._put_from.pop(sq, None)
+            self._likely.pop(sq, None)
+        for sq, near in late.items():
+            if near in self._put_from:
+                shoved = set().union(*(_colours(r.board.get(sq)) for r in self._readings))
+                self._put_from[near] = self._put_from[near] | shoved
         if placed:
             # Whatever the readings, one of these colours came down (None: the box).
             colours: set[str | None] = set()
             for reading in self._readings:
                 air = [p for p, *_ in reading.air] + [reading.board.get(sq) for sq in lifted]
+                air += [reading.board.get(near) for near in late.values()]
                 colours |= set().union(*map(_colours, air)) if air else {None}
             for sq in placed:
                 self._put_from[sq] = frozenset(colours)
         scan = self._lifts if lifted else -1
+        told = {sq: self._told.pop(sq) for sq in placed if sq in self._told}
         start = []
         for reading in self._readings:
             board = dict(reading.board)
@@ -151,8 +198,18 @@ class PieceTracker:
             for sq in lifted:
                 piece = board.pop(sq, None)
                 air.append((piece, self._lifts, self._hand(sq, piece), sq))
+            for sq, piece in told.items():
+                # The piece the hand said: from the air if one like it is there (a
+                # captured piece put back), else from outside the game (a spare).
+                same = [i for i, lift in enumerate(air) if lift[0] == piece]
+                if same:
+                    del air[same[-1]]
+                board[sq] = piece
             start.append(_Reading(board, tuple(air), reading.surprises))
-        self._readings = _place_all(start, placed, scan, self._witness)
+        for sq, piece in told.items():
+            self._put_from[sq] = frozenset({piece.color})
+        rest = [sq for sq in placed if sq not in told]
+        self._readings = _place_all(start, rest, scan, self._witness)
 
     def _witness(self, held: int) -> None:
         self.most_held = max(self.most_held, held)
@@ -168,6 +225,19 @@ class PieceTracker:
             if square in reading.board:
                 found |= candidates(reading.board[square])
         return found
+
+    def likeliest(self, square: int, prefer: Iterable[Piece] = ()) -> Piece | None:
+        """The piece the plausible readings put on `square`: the one they agree on; where
+        they do not, the first of `prefer` they allow (the game's own piece there, say),
+        else the first in a fixed order. A piece they do not know (from the box) is what
+        it likely was before the last reset, if anything; else None."""
+        pieces = {p for p in self.pieces_at(square) if p is not None}
+        if not pieces:
+            return self._likely.get(square)
+        for piece in prefer:
+            if piece in pieces:
+                return piece
+        return min(pieces, key=lambda p: (p.color, p.king))
 
     def sure_colour(self, square: int) -> str | None:
         """The colour of the piece on `square` when it cannot be another (say, only

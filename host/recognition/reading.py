@@ -48,8 +48,13 @@ class BoardReading:
 
     def _proved_by_reply(
         self, now: float, lifted: frozenset[int], placed: frozenset[int]
-    ) -> tuple[Move, frozenset[int]] | None:
-        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
+    ) -> tuple[Move, frozenset[int], bool] | None:
+        if (
+            self.outcome is not None
+            or self._block == self.sensed
+            or self._restoring
+            or self._source != "turn"
+        ):
             return None
         return self.evidence.proved_by_reply(self.reading, self._board(), now, lifted, placed)
 
@@ -66,6 +71,14 @@ class BoardReading:
         if any(self.evidence.carried(m, now) for m in landing):
             self._commit(now, move, events, left=left, by_reply=True)
             self.reading, self._source = reply, "turn"
+
+    def _shoved_there(self, origin: int, square: int) -> bool:
+        """Did the piece on `square` come down there within SLIDE of leaving `origin`
+        (pushed along the board by a knock, not carried by a hand)?"""
+        evidence = self.evidence
+        return square != origin and not evidence.carried_from(
+            origin, evidence.placed_at.get(square, float("inf"))
+        )
 
     def _refilled_capture(self, reading: Reading) -> bool:
         """Does `reading` have a captured piece still standing on a square that was
@@ -233,6 +246,14 @@ class BoardReading:
                 self.crown = None
                 self._crown_lifted = False
         self._reply = None
+        if self._restoring:
+            # After a takeback nothing is read as a move, however the board looks on its
+            # way back (a move, a reply landed on it): it is put right, or the position.
+            reading, _ = self._read_turn(board)
+            self.reading = reading if reading.kind == "expected" else UNKNOWN
+            self._source, self._two_ply_due = "turn", None
+            self._light(now, events)
+            return
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)
@@ -267,6 +288,12 @@ class BoardReading:
             reading, turn.position
         ):
             reading, touched = UNKNOWN, frozenset()
+        if reading.kind == "final" and reading.move is not None and self._shoved_there(
+            reading.move.origin, reading.move.destination
+        ):
+            # Its piece came down within a moment of leaving its square: shoved, not
+            # carried. A knocked piece is no move however long it stands.
+            reading, touched = UNKNOWN, frozenset()
         if (
             reading.kind == "final"
             and reading.move is not None
@@ -277,7 +304,12 @@ class BoardReading:
             # this one counts only if it stays as long as a touch-down would not.
             reading = replace(reading, on_the_way=True)
         seen = reading  # the move's piece was seen on its destination all the same
-        two_fit = bool(touched) and self._touch_also_captures(reading, touched, board)
+        # A piece read as touched may also stand where the mover's seems to: shoved
+        # there as it left (a knock). Either way two stories fit.
+        two_fit = bool(touched) and (
+            self._touch_also_captures(reading, touched, board)
+            or any(self.evidence.shoved(square, board) for square in touched)
+        )
         if two_fit:
             reading, touched = UNKNOWN, frozenset()  # neither proved: a still board decides
         if reading.kind == "expected" and touched and self.correcting:
@@ -290,8 +322,13 @@ class BoardReading:
                 bool(self._landings(reopened))
                 and not self.evidence.could_reach(open_move.mover, self._landings(reopened), now)
             )
+            or (
+                reopened.kind == "final"
+                and reopened.move is not None
+                and self._shoved_there(open_move.move.destination, reopened.move.destination)
+            )
         ):
-            reopened = None
+            reopened = None  # (a piece shoved on from where the move ended: a knock)
         if reopened is not None and open_move and self._removal_also_starts(open_move, reopened):
             # "One more captured piece taken off" and "the next player lifting that
             # piece to move it" fit the same switches: the re-read waits until the
@@ -339,7 +376,8 @@ class BoardReading:
                 move, reply, left = underway
                 if self.evidence.reply_landed(reply, now):
                     # The next player's piece has landed: the move was surely finished.
-                    self._commit(now, move, events, left=left, by_reply=True)
+                    taken_at = self.evidence.taken_by(move, reply)
+                    self._commit(now, move, events, left=left, by_reply=True, taken_at=taken_at)
                     self._evaluate(now, events)
                     return
                 side = self.game.position.turn

@@ -50,13 +50,14 @@ from engine.position import Piece
 from host.hints import Hint
 from host.recognition.events import Event
 from host.recognition.finish_time import ChangeLog
+from host.recognition.hand_paths import neighbours
 from host.recognition.lights import Lights
-from host.recognition.moves import GameChanges
-from host.recognition.piece_identity import PieceTracker
+from host.recognition.moves import Finishing, GameChanges
+from host.recognition.piece_identity import PieceTracker, code_of, piece_of
 from host.recognition.reading import BoardReading
 from host.recognition.reread import Reopened
 from host.recognition.timers import Timers
-from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE
+from host.recognition.timing import BRUSH, CALM, EPS, GRACE, HOLD, SETTLE, TOGETHER
 from host.recognition.turn_boards import UNKNOWN, Progress, Reading, TurnBoards, explain
 from host.recognition.turn_evidence import TurnEvidence
 
@@ -103,6 +104,9 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: squares lit "check the colours" after a correction the switches cannot confirm
         self.check: frozenset[int] = frozenset()
         self._block: frozenset[int] | None = None
+        #: after a takeback: no board is read as a move until the board stands as the game
+        #: does again (on the way back a board may look like a move played: it is not)
+        self._restoring = False
         self._alerted = False
         self._last_move: Move | None = None
         #: the only moves accepted this turn (None: every legal move); see `allow_only`
@@ -128,6 +132,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self.change_log = ChangeLog()
         self._began = start
         self._reopened_began = start
+        self._finishing: Finishing | None = None
         self._new_turn()
         self.tracker = PieceTracker(self.game.position.pieces())
         self.tracker.turn(self.game.position.turn, self.turn.capturable)
@@ -152,7 +157,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
                 for colour in {p.color if p else None for p in self.tracker.pieces_at(square)}:
                     for c in (colour,) if colour else ("W", "B"):
                         self._colour_lifts[c] = (now, square)
-            self.tracker.update(lifted, placed)
+            self.tracker.update(lifted, placed, self._shoved_late(now, lifted, occupied))
             self.lingering &= occupied  # a forgotten piece taken off is gone for good
             if self._block is not None and occupied != self._block:
                 self._block = None
@@ -164,19 +169,73 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             proved = self._proved_by_reply(now, lifted, placed)
             if proved is not None:
                 # A fast reply: the next player started before the board settled.
-                move, left = proved
+                move, left, doubtful = proved
                 missing = self.expected - self.sensed
                 landed = self.evidence.placed_at.get(move.destination, now - BRUSH)
-                if now - landed + EPS >= BRUSH:
+                self._pending_doubtful = doubtful
+                if doubtful:
+                    # Their start may be a piece knocked as the move landed: only their
+                    # piece landing proves the move; else the board is guided as usual.
+                    self._pending = (move, left, missing, now + GRACE)
+                elif now - landed + EPS >= BRUSH:
                     self._commit(now, move, events, left=left, acted=missing, by_reply=True)
                 else:
                     # Its piece touched the square only just now, and a brush on the way
                     # looks the same for a moment: it counts once the piece has stayed.
                     self._pending = (move, left, missing, landed + BRUSH)
             self._evaluate(now, events)
+            if not any(e.kind in ("move", "move-corrected") for e in events):
+                self._finished_later(now, events)
         self._timers(now, events)
         return events
 
+    def _shoved_late(
+        self, now: float, lifted: frozenset[int], occupied: frozenset[int]
+    ) -> dict[int, int]:
+        """Squares lifted now next to one filled a moment before (TOGETHER) and still
+        filled: that piece may have been shoved there, its own switch seen late."""
+        late = {}
+        for square in lifted:
+            for near in neighbours(self.variant, square):
+                down = self._placed_at.get(near) if near in occupied else None
+                if down is not None and 0 < now - down <= TOGETHER:
+                    late[square] = near
+        return late
+
+    def pieces(self) -> dict[int, str]:
+        """For every occupied square as sensed, the piece standing there ("W", "B", "WK",
+        "BK") as recognition explains the switch history: the likeliest reading of the
+        piece tracker (a hand puts down what it lifted last; a captured piece goes to
+        the box), the game's own piece where the readings disagree and allow it; where
+        no reading knows (a piece from the box), the game's piece on that square, else
+        a man of the side to move. A man just crowned is a man until the king is
+        stacked on it (the crowning confirmed): the board cannot see the king before."""
+        position = self.game.position
+        shown: dict[int, str] = {}
+        for square in sorted(self.sensed):
+            own = position.piece_at(square) or self._lingering_pieces.get(square)
+            piece = self.tracker.likeliest(square, [own] if own else [])
+            piece = piece or own or Piece(position.turn, False)
+            if square == self.crown and piece.king:
+                piece = Piece(piece.color, False)
+            shown[square] = code_of(piece)
+        return shown
+
+    def placing(self, square: int, code: str) -> None:
+        """A hand says the next piece it puts down on `square` is `code` ("W", "B", "WK",
+        "BK"): the simulator's tray, whose spare pieces have a known colour. Raises
+        ValueError for another code."""
+        self.tracker.tell(square, piece_of(code))
+
+    def forget_told(self, square: int) -> None:
+        """`square` was emptied where this recogniser was not looking (a spare piece
+        hidden from it): what a hand said it would put there is no longer news."""
+        self.tracker.forget_told(square)
+
+    def told(self, square: int) -> str | None:
+        """The piece a hand said it puts down next on `square`, if it has not yet."""
+        piece = self.tracker.told(square)
+        return None if piece is None else code_of(piece)
     def awaiting_proof(self) -> bool:
         """Would a move be committed if the board stayed as it is (a final board settling,
         a reply's proof waiting for the piece to have stayed, a still board to be read as
@@ -207,6 +266,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             return events
         self._undo(now, events)
         self._block = self.sensed
+        self._restoring = True
         self._guide_now(now, events)
         return events
 
@@ -221,6 +281,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._last_move = None
         self._new_turn()
         self._began = self._reopened_began = now
+        self._finishing = None
         events = [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]
         self._block = self.sensed if self.sensed != self.expected else None
         self._guide_now(now, events)
@@ -243,13 +304,19 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         allowed move (always, whatever the hint level: it is an instruction, not
         help). `None` lifts the restriction; a new turn (a move, a takeback, a new
         game) lifts it too, so a restriction can never outlive its position. The
-        last move stays open meanwhile: a piece that goes on is still read again."""
+        last move stays open meanwhile: a piece that goes on is still read again. A
+        board being put right (a takeback, a wrong board) is still guided."""
         self.allowed = None if moves is None else tuple(moves)
         reopened = self._reopened
-        self._new_turn(keep_allowed=True)
+        guiding = self.correcting  # a board being put right (after a takeback) stays so
+        self._new_turn(keep_allowed=True, keep_pieces=True)
         self._reopened = reopened
         events: list[Event] = []
-        self._evaluate(now, events)
+        if guiding:
+            self.correcting = True
+            self._guide_now(now, events)
+        else:
+            self._evaluate(now, events)
         return events
 
     def set_hint_level(self, now: float, level: str) -> list[Event]:
@@ -266,15 +333,21 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         """After a restart: guide the board to the journal's position straight away."""
         events: list[Event] = []
         self._began = self._reopened_began = now
+        self._finishing = None
         self.tracker.reset(self._known_pieces(), self.sensed, in_air=False)
         self._guide_now(now, events)
         return events
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self, turn: TurnBoards | None = None, *, keep_allowed: bool = False) -> None:
+    def _new_turn(
+        self, turn: TurnBoards | None = None, *, keep_allowed: bool = False,
+        keep_pieces: bool = False,
+    ) -> None:
         """Start reading a turn of the game's position (`turn`: its boards, if already
-        made); the restriction of `allow_only` is lifted unless `keep_allowed`."""
+        made); the restriction of `allow_only` is lifted unless `keep_allowed`; which
+        piece stands where is read afresh from the position unless `keep_pieces` (the
+        same position, the same board: nothing moved)."""
         if not keep_allowed:
             self.allowed = None
         previous = None
@@ -304,14 +377,19 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: a move proved by a reply that waits for its piece to have stayed (move, captured
         #: pieces left, the next player's pieces in the air, when it counts)
         self._pending: tuple[Move, frozenset[int], frozenset[int], float] | None = None
+        #: the pending move's proof is a start that may be a knock (see `observe`)
+        self._pending_doubtful = False
         self._last_move = self.game.moves[-1] if self.game.moves else None
         self._alerted = False
         self.correcting = False
+        if not keep_pieces:
+            self._restoring = False
         self._reopened = None
         if self.outcome is None:
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
-            self.tracker.reset(self._known_pieces(), self.sensed)
+            if not keep_pieces:
+                self.tracker.reset(self._known_pieces(), self.sensed, likely=self._extra_pieces())
             self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _accepted(self) -> list[Move] | None:
@@ -320,6 +398,17 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             return None
         allowed = set(self.allowed)
         return [m for m in self.game.position.legal_moves() if m in allowed]
+
+    def _extra_pieces(self) -> dict[int, Piece]:
+        """The pieces standing where the game has none (a spare put down, a piece on a
+        wrong square), as the tracker knows them: drawn as they were across turns."""
+        known = self.game.position.occupied() | self.lingering
+        extras = {}
+        for square in self.sensed - known:
+            piece = self.tracker.likeliest(square)
+            if piece is not None:
+                extras[square] = piece
+        return extras
 
     def _known_pieces(self) -> dict[int, Piece]:
         """The game's pieces and the forgotten captured ones still on the board."""

@@ -11,12 +11,17 @@ Mixed into `TurnEvidence` (host/recognition/turn_evidence.py), whose records
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from math import inf
+
 from engine import Move, Position
 from host.recognition.hand_paths import trajectory
 from host.recognition.timing import TOGETHER
 
-#: a move with the captured pieces read as left on the board (forgotten)
-Proved = tuple[Move, frozenset[int]]
+#: squares a ply of a run put a piece on -> when that piece left its own square (a
+#: lift of the square counts for that piece only from then on)
+Since = Mapping[int, float]
+NONE: Since = {}
 #: the longest run of plies a still board is explained by (blitz hands that never
 #: waited for the board: a chain of eight plies, each started before the last one
 #: counted, still reads; WIDEST keeps the search small, every ply's piece must have
@@ -29,9 +34,10 @@ WIDEST = 200
 class StillBoard:
     """Two plies on a still board, and final boards on another route's way."""
 
-    def two_plies(self, board: frozenset[int]) -> Proved | None:
+    def two_plies(self, board: frozenset[int]) -> tuple[Move, frozenset[int], Move] | None:
         """The one move of this turn whose reply's final board this is, both pieces
-        seen to leave their squares and land this turn.
+        seen to leave their squares and land this turn (the move, its captured pieces
+        read as left on the board, the reply).
 
         A piece that touched down on several squares of its moves before the reply
         took it (a king sliding on, captured by a flying king that may take it on any
@@ -40,13 +46,14 @@ class StillBoard:
         reply started, would have the mover's piece come down twice."""
         found: list[tuple[Move, frozenset[int], Move]] = []
         for move in self.turn.moves:
-            if move.destination not in self.filled or move.origin not in self.emptied:
+            if move.origin not in self.emptied:
                 continue
             reading, left = self.read_after(move, board)
             reply = reading.move
             if (
                 reading.kind == "final"
                 and reply is not None
+                and (move.destination in reply.captures or not self._unseen_before(move, reply))
                 and reply.origin in self.emptied
                 and reply.destination in self.filled
                 and self._in_order(move, reply)
@@ -54,11 +61,22 @@ class StillBoard:
                 and not self._left_before_the_reply(move, reply, board)
             ):
                 found.append((move, left, reply))
+        found = [
+            f
+            for f in found
+            if not self._unseen_before(f[0], f[2]) or self._on_the_runs_way([f[0], f[2]], board)
+        ]
+        if len(found) > 1:
+            # (a landing seen is a better story than one taken off unseen)
+            found = [f for f in found if not self._unseen_before(f[0], f[2])] or found
         if len(found) > 1:
             found = [f for f in found if not self._reply_touched_down(f[0], f[2])] or found
         if len(found) > 1:
             found = [f for f in found if not self._came_down_again(f[0], f[2], found)]
-        return (found[0][0], found[0][1]) if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        move, left, reply = found[0]
+        return move, left, reply
 
     def plies_explaining(self, board: frozenset[int]) -> list[Move] | None:
         """The one shortest run of two to DEEPEST plies, from a move of this turn, after
@@ -73,34 +91,57 @@ class StillBoard:
         if self.turn.restricted:
             return None  # a computer's move to carry out: no other plies are accepted
         emptied, filled = self.emptied, self.filled
-        level = [
-            (self.turn.position.play(m), [m])
+
+        def seen_or_taken(move: Move) -> bool:
+            # Landed where it was seen, or never seen there (to be taken off by the
+            # next ply in the very scan it landed).
+            return move.destination in filled or move.destination not in board
+
+        level: list[tuple[Position, list[Move], Since, int]] = [
+            (self.turn.position.play(m), [m], {m.destination: self._left_at(m.origin)}, 0)
             for m in self.turn.moves
-            if m.origin in emptied and m.destination in filled
+            if m.origin in emptied and seen_or_taken(m)
         ]
+        # (a ply whose landing nobody saw before the next ply's piece left must be taken
+        # by that ply: `_unseen_before`; a piece a ply put down leaves that square for
+        # the next ply only after it arrived: `since`; each run counts its unseen
+        # landings, and fewer is the better story)
         for _ in range(DEEPEST - 1):
-            found: list[list[Move]] = []
-            deeper: list[tuple[Position, list[Move]]] = []
-            for position, run in level:
+            found: list[tuple[list[Move], int]] = []
+            deeper: list[tuple[Position, list[Move], Since, int]] = []
+            for position, run, since, unseen in level:
+                last = run[-1]
                 for move in position.legal_moves():
+                    if move.origin not in emptied or not seen_or_taken(move):
+                        continue
+                    hidden = self._unseen_before(last, move, since)
                     if (
-                        move.origin not in emptied
-                        or move.destination not in filled
-                        or not self._in_order(run[-1], move)
-                        or self._took_before_it_landed(run[-1], move)
+                        (hidden and last.destination not in move.captures)
+                        or not self._in_order(last, move, since, taken=True)
+                        or self._took_before_it_landed(last, move, since)
                     ):
                         continue
                     after = position.play(move)
                     if after.occupied() == board:
-                        found.append([*run, move])
+                        # (the last ply's piece stands there: it was seen landing)
+                        answered = self._left_at(move.origin, since)
+                        if self._down_after(move.destination, answered) is not None:
+                            found.append(([*run, move], unseen + hidden))
                     else:
-                        deeper.append((after, [*run, move]))
-            if len(found) > 1:
-                # A piece the next ply took stood where it was taken when the taker
-                # started; a square filled only after that may be the taker touching down.
-                found = [r for r in found if all(map(self._stood_before, r, r[1:]))]
+                        arrived = {**since, move.destination: self._left_at(move.origin, since)}
+                        deeper.append((after, [*run, move], arrived, unseen + hidden))
+            # A landing nobody saw is a story only if every square filled meanwhile is
+            # on the run's way (brushed, touched down on): nothing else was going on.
+            found = [(r, n) for r, n in found if not n or self._on_the_runs_way(r, board)]
             if found:
-                return found[0] if len(found) == 1 else None
+                fewest = min(unseen for _, unseen in found)
+                runs = [run for run, unseen in found if unseen == fewest]
+                if len(runs) > 1:
+                    # A piece the next ply took stood where it was taken when the taker
+                    # started; a square filled only after that may be the taker touching
+                    # down.
+                    runs = [r for r in runs if all(map(self._stood_before, r, r[1:]))]
+                return runs[0] if len(runs) == 1 else None
             if len(deeper) > WIDEST:
                 return None  # hands everywhere: too many stories to pick one
             level = deeper
@@ -113,6 +154,42 @@ class StillBoard:
         landed = self._first_down(move)
         return landed is not None and self._on_the_replys_way(move, [reply], landed)
 
+    def _unseen_before(self, move: Move, taker: Move, since: Since = NONE) -> bool:
+        """Was `move`'s piece never seen on its destination between leaving its square
+        and `taker`'s piece leaving its own? A piece the next player takes off in the
+        very scan it lands never shows (blitz): only a taker that captures it explains
+        it (the square filled after that is the taker passing over it)."""
+        square = move.destination
+        if square == move.origin or square in self.filled_at_start:
+            return False
+        start = self._left_at(move.origin, since)
+        end = self._left_at(taker.origin, since) + TOGETHER
+        return not any(
+            down and sq == square and start <= t <= end for t, sq, down in self.changes
+        )
+
+    def _on_the_runs_way(self, run: list[Move], board: frozenset[int]) -> bool:
+        """Is every square filled this turn and empty again on the way of a ply of `run`
+        (a square its piece passes over or lands on)?"""
+        variant = self.turn.position.variant
+        way = set().union(*(trajectory(variant, ply) for ply in run))
+        return self.filled - board <= way
+
+    def taken_unseen(self, run: list[Move]) -> list[float | None]:
+        """For each ply of `run` but the last: when the next ply's piece left its square,
+        if that ply took this one's piece before any switch saw it land; else None."""
+        found: list[float | None] = []
+        since: dict[int, float] = {}
+        for move, taker in zip(run, run[1:], strict=False):
+            since[move.destination] = self._left_at(move.origin, since)
+            hidden = self._unseen_before(move, taker, since)
+            found.append(self._left_at(taker.origin, since) if hidden else None)
+        return found
+
+    def unseen_first(self, run: list[Move]) -> bool:
+        """Does `run` start with a ply whose landing only the next ply's capture tells?"""
+        return len(run) > 1 and self._unseen_before(run[0], run[1])
+
     def _first_down(self, move: Move) -> float | None:
         """When a piece first came down on `move`'s destination this turn after
         `move`'s piece left its square (None if none did this turn)."""
@@ -122,20 +199,52 @@ class StillBoard:
             None,
         )
 
-    def _in_order(self, move: Move, reply: Move) -> bool:
+    def _in_order(
+        self, move: Move, reply: Move, since: Since = NONE, *, taken: bool = False
+    ) -> bool:
         """Could the hands have played `move`, then `reply`? Each piece came down after
         it first left its square, and the reply's after the move's (or in the same
         moment): a square filled before the piece meant to land there was lifted holds
         another piece (the king landed there, the opponent's piece held somewhere
         else). A first lift counts: a king passing over the square later, touching
-        down on it, lifts "its" piece again without moving the start."""
-        placed = self.placed_at
-        move_down = placed.get(move.destination, 0.0)
-        reply_down = placed.get(reply.destination, 0.0)
+        down on it, lifts "its" piece again without moving the start. Each piece was
+        carried: one down within SLIDE of leaving its square was shoved (a knock). A
+        landing nobody saw (taken off in the very scan it came down) has no time: its
+        piece left before the taker's did; the reply's may be such a landing only if
+        `taken` (a ply after it may take it)."""
+        started = self._left_at(move.origin, since)
+        answered = self._left_at(reply.origin, since)
+        # (each piece's own landing: the first fill of its square after it left, not the
+        # last, which may be a later ply's piece coming down there)
+        reply_down = self._down_after(reply.destination, answered)
+        if self._unseen_before(move, reply, since):
+            ordered = started <= answered + TOGETHER
+        else:
+            move_down = self._down_after(move.destination, started)
+            if move_down is None:
+                return False
+            ordered = (
+                started <= move_down
+                and (reply_down is None or move_down <= reply_down + TOGETHER)
+                and self.carried(move, move_down)
+            )
+        if reply_down is None:
+            return ordered and taken  # (its landing unseen too: the next ply must take it)
         return (
-            self._left_at(move.origin) <= move_down
-            and self._left_at(reply.origin) <= reply_down
-            and move_down <= reply_down + TOGETHER
+            ordered
+            and answered <= reply_down
+            and self.carried(reply, reply_down)
+        )
+
+    def _down_after(self, square: int, after: float) -> float | None:
+        """When `square` was first filled at or after `after` (this turn, or before it
+        began if it was already filled then); None if it was not."""
+        if square in self.filled_at_start:
+            before = self.placed_before.get(square)
+            if before is not None and before >= after:
+                return before
+        return next(
+            (t for t, sq, down in self.changes if down and sq == square and t >= after), None
         )
 
     def _left_before_the_reply(self, move: Move, reply: Move, board: frozenset[int]) -> bool:
@@ -148,16 +257,19 @@ class StillBoard:
         again = self.lifted_at.get(move.destination)
         return again is not None and again < self._left_at(reply.origin) - TOGETHER
 
-    def _took_before_it_landed(self, move: Move, reply: Move) -> bool:
+    def _took_before_it_landed(self, move: Move, reply: Move, since: Since = NONE) -> bool:
         """Does `reply` capture `move`'s piece with a piece lifted before that piece came
         down? Nobody starts taking a piece that is not there yet: the piece that came
         down was the taker on its way (a king touching down), not `move`'s."""
-        if move.destination not in reply.captures:
+        if move.destination not in reply.captures or self._unseen_before(move, reply, since):
             return False
-        landed = self._first_down(move)
+        if move.destination in self.filled_at_start:
+            landed = self.placed_before.get(move.destination)  # (before this turn began)
+        else:
+            landed = self._first_down(move)
         if landed is None:
             landed = self.placed_at.get(move.destination)
-        return landed is not None and self._left_at(reply.origin) < landed - TOGETHER
+        return landed is not None and self._left_at(reply.origin, since) < landed - TOGETHER
 
     def _stood_before(self, move: Move, reply: Move) -> bool:
         """Was `move`'s piece seen on its destination before `reply`'s piece left its
@@ -168,10 +280,16 @@ class StillBoard:
             return self.placed_at.get(move.destination, answered) <= answered
         return any(started <= t <= answered for t in downs)
 
-    def _left_at(self, square: int) -> float:
+    def _left_at(self, square: int, since: Since = NONE) -> float:
         """When the piece moving from `square` left it: before this turn if the square
         was already empty when the turn began (lifted in the turn before, or in the
-        very scan the last move counted), else its first lift this turn."""
+        very scan the last move counted), else its first lift this turn. A piece an
+        earlier ply of a run put there (`since`: when that ply's piece left its own
+        square) left it at the first lift after that."""
+        if square in since:
+            after = since[square]
+            lifts = (t for t, sq, down in self.changes if sq == square and not down and t >= after)
+            return next(lifts, inf)
         if square in self.empty_at_start:
             return self.lifted_before.get(square, 0.0)
         return self._first_lift(square, 0.0)

@@ -23,7 +23,7 @@ class Timers:
 
     def next_deadline(self) -> float | None:
         """When a timer will fire if the board stays as it is, or None if it is at rest."""
-        if self._block == self.sensed:
+        if self._block == self.sensed or self._restoring:
             return None
         if self._pending is not None:
             # While its piece is off its square again nothing is due: it may be a brush.
@@ -51,18 +51,26 @@ class Timers:
         """The plies that explain the board when `move`'s final board needs a piece of
         the next player's held since before its piece left its square (see
         `TurnEvidence.plies_explaining`)."""
-        started = self.evidence.lifted_at.get(move.origin)
-        if started is None or not any(
-            self.evidence.lifted_at.get(sq, started) < started for sq in touched
-        ):
+        lifted = self.evidence.lifted_at
+        started = lifted.get(move.origin)
+        if started is None or not any(lifted.get(sq, started) < started for sq in touched):
             return None
-        return self.evidence.plies_explaining(self._board())
+        # (their pieces lifted after it started are their next move starting: back)
+        starting = frozenset(
+            sq
+            for sq in touched - {move.origin} - move.captures
+            if lifted.get(sq, started) >= started
+        )
+        board = self._board()
+        return self.evidence.plies_explaining(board) or (
+            self.evidence.plies_explaining(board | starting) if starting else None
+        )
 
     def _commit_run(self, now: float, run: list[Move], events: list[Event]) -> None:
         """Commit all the plies of `run` but the last, whose final board then stands
         in its own turn and settles as usual."""
-        for played in run[:-1]:
-            self._commit(now, played, events, by_reply=True)
+        for played, taken_at in zip(run[:-1], self.evidence.taken_unseen(run), strict=False):
+            self._commit(now, played, events, by_reply=True, taken_at=taken_at)
         self._evaluate(now, events)
 
     def _timers(self, now: float, events: list[Event]) -> None:
@@ -72,21 +80,28 @@ class Timers:
         if self._pending is not None:
             move, left, acted, _ = self._pending
             self._pending = None
+            if self._pending_doubtful:
+                # Nothing confirmed the start (no piece of theirs landed): the board is
+                # read as it stands, and guided if it means nothing.
+                self._evaluate(now, events)
+                self._timers(now, events)
+                return
             self._commit(now, move, events, left=left, acted=acted, by_reply=True)
             self._evaluate(now, events)
             return
         if self._two_ply_due is not None:
             self._two_ply_due = None
             run = self.evidence.plies_explaining(self._board())
-            if run is not None and len(run) > 2:
+            if run is not None and (len(run) > 2 or self.evidence.unseen_first(run)):
                 # Every square explained by the plies the hands played without waiting.
                 self._commit_run(now, run, events)
                 return
             pair = self.evidence.two_plies(self._board())
             if pair is not None:
                 # A still board only a move and its reply explain: both were played.
-                move, left = pair
-                self._commit(now, move, events, left=left, by_reply=True)
+                move, left, reply = pair
+                (taken_at,) = self.evidence.taken_unseen([move, reply])
+                self._commit(now, move, events, left=left, by_reply=True, taken_at=taken_at)
                 self._evaluate(now, events)
                 self._two_ply_due = None
             elif self.next_deadline() is not None and now + EPS >= self.next_deadline():

@@ -15,11 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Move
-from host.recognition.finished import MoveFinished
-from host.recognition.hand_paths import diagonal_steps
-from host.recognition.still_board import Proved, StillBoard
-from host.recognition.timing import SLIDE, STEP, TOGETHER
+from host.recognition.finished import MoveFinished, _replies_of
+from host.recognition.hand_paths import diagonal_steps, neighbours
+from host.recognition.still_board import StillBoard
+from host.recognition.timing import BRUSH, SLIDE, STEP, TOGETHER
 from host.recognition.turn_boards import Reading, TurnBoards
+
+
+def _acted(reply: Reading) -> set[int]:
+    """The squares a reading of the next player's turn has their hands change: the
+    pieces lifted to move, and the captured pieces taken off."""
+    if reply.kind == "final" and reply.move is not None:
+        return {reply.move.origin, *reply.move.captures}
+    return {sq for p in reply.found for sq in ({p.move.origin} if p.lifted else set()) | p.removed}
 
 
 class TurnEvidence(StillBoard, MoveFinished):
@@ -49,10 +57,12 @@ class TurnEvidence(StillBoard, MoveFinished):
         #: then (a move's piece lifted in the turn before: blitz)
         self.empty_at_start = frozenset(self.emptied)
         self.lifted_before = dict(lifted_at)
+        self.placed_before = dict(placed_at)
         #: every change this turn, in order: (time, square, put down?) (`placed_at` and
         #: `lifted_at` keep only the last of each square)
         self.changes: list[tuple[float, int, bool]] = []
         self.filled: set[int] = set(filled)
+        self.filled_at_start = frozenset(self.filled)
         #: moves whose piece was seen on its destination since the board last showed
         #: the position (a reply landing on top of one of them proves it), and when first
         #: (the square may be filled again later: the reply's piece sliding over it)
@@ -173,11 +183,12 @@ class TurnEvidence(StillBoard, MoveFinished):
         now: float,
         lifted: frozenset[int],
         placed: frozenset[int],
-    ) -> Proved | None:
+    ) -> tuple[Move, frozenset[int], bool] | None:
         """The move this change proves finished: its piece stands on its destination
         (landed before, or together with the next player's first change) and the next
-        player has started. `before` is the previous reading in this turn. None unless
-        exactly one move fits."""
+        player has started. `before` is the previous reading in this turn. Returns the
+        move, its captured pieces read as left, and whether the start is in doubt (see
+        `_next_player_started`). None unless exactly one move fits."""
         changes = lifted | placed
         candidates = [(m, changes) for m in before.landed()]
         # Landing now: the next player's first change may have been seen a scan or two
@@ -197,15 +208,15 @@ class TurnEvidence(StillBoard, MoveFinished):
         for move, work in candidates:
             if not self.carried(move, self.placed_at.get(move.destination, now)):
                 continue  # slid there a moment after leaving its square: a knock
-            left = self._next_player_started(move, board, work)
-            if left is not None:
-                proved[move] = left
+            started = self._next_player_started(move, board, work)
+            if started is not None:
+                proved[move] = started
         if len(proved) != 1:
             return None
-        move, left = next(iter(proved.items()))
+        move, (left, doubtful) = next(iter(proved.items()))
         if self._also_explained(move, board) or self._another_route_took(move, board, lifted):
             return None  # the evidence fits two moves: neither is proved
-        return move, left
+        return move, left, doubtful
 
     def _also_explained(self, move: Move, board: frozenset[int]) -> bool:
         """Does another move whose piece was seen on its destination explain `board`
@@ -228,22 +239,34 @@ class TurnEvidence(StillBoard, MoveFinished):
 
     def _next_player_started(
         self, move: Move, board: frozenset[int], changes: set[int] | frozenset[int]
-    ) -> frozenset[int] | None:
+    ) -> tuple[frozenset[int], bool] | None:
         """Do `changes` show the next player starting after `move`? Returns the
-        captured pieces read as left on the board if so, else None."""
+        captured pieces read as left on the board, and whether the start is in doubt
+        (only lifts that may be a shove onto a neighbouring square: a piece they capture
+        taken off in the scan the move landed looks the same as a knocked one), else
+        None."""
         if move.destination not in board:
             return None  # not standing on its destination: maybe lifted again
         if set(changes) & (board - self.turn.expected) - {move.destination}:
             return None  # a piece put down at once is a knock or a slide, not a start
         # Their first change: one of the pieces of the position after the move lifted
-        # (one of theirs, or one of the mover's they capture).
+        # (one of theirs, or one of the mover's they capture). A piece that may have
+        # been shoved onto a neighbouring square (the move's own included) may be a knock.
         after = self.after(move)
         work = (set(changes) & after.expected) - {move.destination} - move.captures
+        sure = {sq for sq in work if not self.shoved(sq, board)}
         if not work:
             return None  # nothing of the next player's in this change
         reading, left = self.read_after(move, board)
         if reading.kind in ("progress", "final"):
-            return left
+            acted = _acted(reading)
+            if sure & acted:
+                return left, False
+            if work & acted:
+                return left, True
+            return None  # what changed is no part of the reply read (a knock, a touch)
+        if not sure:
+            return None
         # One of their pieces lifted that has no move (a capture is theirs to make).
         left = move.captures & board
         rest = board - left
@@ -251,7 +274,7 @@ class TurnEvidence(StillBoard, MoveFinished):
         if len(gone) == 1 and not rest - after.expected:
             piece = after.position.piece_at(next(iter(gone)))
             if piece is not None and piece.color == after.position.turn:
-                return left
+                return left, False
         return None
 
     def reply_underway(self, board: frozenset[int]) -> tuple[Move, Reading, frozenset[int]] | None:
@@ -262,8 +285,18 @@ class TurnEvidence(StillBoard, MoveFinished):
             reading, left = self.read_after(move, board)
             if reading.kind == "unknown":
                 reading, left = self._reply_then_start(move, board), frozenset()
-            if reading.kind in ("final", "progress") and self._answers(move, reading):
+            if (
+                reading.kind in ("final", "progress")
+                and self._answers(move, reading)
+                and not self._shoved_down(reading)
+            ):
                 found.append((move, reading, left))
+        if not found:
+            # A move whose piece was never seen landing: the next player took it off in
+            # the very scan it came down, and their capturer has landed since (the only
+            # such move, or none).
+            found = self._taken_unseen(board)
+            return found[0] if len(found) == 1 else None
         if len(found) > 1:
             found = self._off_the_replys_way(found)
         if len(found) > 1:
@@ -271,6 +304,47 @@ class TurnEvidence(StillBoard, MoveFinished):
         if len(found) != 1 or self._came_down_after_reply(found[0][0], found[0][1]):
             return None
         return found[0]
+
+    def _taken_unseen(self, board: frozenset[int]) -> list[tuple[Move, Reading, frozenset[int]]]:
+        """Moves whose landing no switch saw, with the next player's capture of that
+        piece landed on top (see `reply_underway`)."""
+        found = []
+        for move in self.unseen(board):
+            reading, left = self.read_after(move, board)
+            if (
+                reading.kind in ("final", "progress")
+                and move.destination in _acted(reading)
+                and self._answers(move, reading)
+                and not self._shoved_down(reading)
+                and self.reply_landed(reading, float("inf"))
+            ):
+                found.append((move, reading, left))
+        return found
+
+    def taken_by(self, move: Move, reply: Reading) -> float | None:
+        """If the reply takes `move`'s piece and no switch saw that piece land before the
+        reply's piece left its square (`_unseen_before`: a square filled after that is
+        the taker passing over it), when the reply's piece left: the move was finished
+        then. Else None."""
+        takers = [r for r in _replies_of(reply) if move.destination in r.captures]
+        times = [self._left_at(r.origin) for r in takers if self._unseen_before(move, r)]
+        return min(times, default=None)
+
+    def unseen(self, board: frozenset[int]) -> list[Move]:
+        """Moves of this turn whose piece left its square and was never seen on its
+        destination (not filled this turn, empty now). A piece the next player takes
+        off in the very scan it lands never shows: only their capture tells where it
+        went (`landed_unseen`)."""
+        return [
+            m
+            for m in self.turn.moves
+            if m.origin in self.emptied and self.landed_unseen(m) and m.destination not in board
+        ]
+
+    def landed_unseen(self, move: Move) -> bool:
+        """Was `move`'s destination never filled this turn (its landing, if it was
+        made, unseen)?"""
+        return move.destination not in self.filled and move.destination != move.origin
 
     def _reply_then_start(self, move: Move, board: frozenset[int]) -> Reading:
         """Blitz both ways: the next player's reply to `move` is finished (its piece seen
@@ -296,11 +370,74 @@ class TurnEvidence(StillBoard, MoveFinished):
             self._after_replies[(move, reply)] = turn
         return turn
 
+    def shoved(self, square: int, board: frozenset[int]) -> bool:
+        """May the piece that left `square` have been shoved onto a diagonal neighbour,
+        one filled within SLIDE after it left (or a moment before its switch was seen
+        to open: it chattered) and standing now? A hand carrying a piece needs longer:
+        that piece is a knock, wherever it stands (the moving piece's landing square
+        included, filled in the same scan)."""
+        left = self.lifted_at.get(square)
+        if left is None or square in board or self.brushed(square):
+            return False
+        for near in neighbours(self.turn.position.variant, square):
+            down = self.placed_at.get(near) if near in board else None
+            if down is not None and -TOGETHER <= down - left <= SLIDE:
+                return True
+        return False
+
     def carried(self, move: Move, now: float) -> bool:
         """Could a hand have carried `move`'s piece from its square to land now? One
         that lands within a moment of leaving its square was pushed (a knock)."""
-        lifted = self.lifted_at.get(move.origin)
-        return lifted is None or now - lifted >= SLIDE
+        return self.carried_from(move.origin, now)
+
+    def carried_from(self, square: int, now: float) -> bool:
+        """Could a hand have carried the piece last lifted from `square` before `now`
+        to land now? Not if it came down within SLIDE of leaving a square it stood on,
+        or a moment before that square was seen empty (its switch chattered); a piece
+        that only brushed that square was in a hand already, sliding on."""
+        lifted = self._last_change(square, now + TOGETHER, down=False)
+        return lifted is None or now - lifted >= SLIDE or self.brushed(square, lifted)
+
+    def brushed(self, square: int, lifted: float | None = None) -> bool:
+        """Did the piece lifted from `square` (at `lifted`, default its last lift) only
+        pass over it (down there for less than BRUSH)?"""
+        lifted = self.lifted_at.get(square) if lifted is None else lifted
+        placed = None if lifted is None else self._last_change(square, lifted, down=True)
+        return lifted is not None and placed is not None and lifted - placed < BRUSH
+
+    def _last_change(self, square: int, when: float, *, down: bool) -> float | None:
+        """When `square` was last filled (`down`) or emptied at or before `when`: this
+        turn's changes, else the last one before the turn."""
+        found = None
+        for t, sq, placed in self.changes:
+            if t > when:
+                break
+            if sq == square and placed == down:
+                found = t
+        if found is not None:
+            return found
+        last = (self.placed_at if down else self.lifted_at).get(square)
+        if last is not None and last <= when:
+            return last
+        if not down:
+            before = self.lifted_before.get(square)
+            return before if before is not None and before <= when else None
+        return None
+
+    def _shoved_down(self, reply: Reading) -> bool:
+        """Does `reply` have the next player's piece down on a square it reached within
+        SLIDE of leaving its own (shoved, not carried: no reply)?"""
+        placed = self.placed_at
+        if reply.kind == "final" and reply.move is not None:
+            down = placed.get(reply.move.destination)
+            return down is not None and not self.carried(reply.move, down)
+        return any(
+            p.lifted
+            and p.at is not None
+            and (down := placed.get(p.path[p.at])) is not None
+            and not self.carried(p.move, down)
+            for p in reply.found
+        )
 
     def reply_landed(self, reply: Reading, now: float) -> bool:
         """Has the reply's piece been carried down onto a square (its final board, or a

@@ -99,6 +99,8 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
+            #: the game's own id (host/journal.py): what the broadcast names it by
+            self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
             if record.clock is not None:  # the game's own time control, not the config's
@@ -119,7 +121,7 @@ class Session(BoardCommands, EventHandling, Leds):
         else:
             game = Game(start.variant, start) if start else Game(get_variant(config.variant))
             self.started = datetime.now().isoformat(timespec="seconds")
-            self.journal.start(
+            self.game_id = self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
             self.recogniser = self._recogniser(game, now)
@@ -184,6 +186,22 @@ class Session(BoardCommands, EventHandling, Leds):
             cache.append((move, game.positions[ply].move_text(move)))
         return [text for _, text in cache]
 
+    def pieces(self) -> dict[int, str]:
+        """Every occupied square as sensed, with the piece standing there ("W", "B", "WK",
+        "BK"): recognition's account (`Recogniser.pieces`), the one every display reads.
+        A spare piece held on a square for a board command, which the recogniser is not
+        shown, is the piece the hand said it put there, else a man of the side to move."""
+        rec = self.recogniser
+        shown = rec.pieces()
+        for square in self.sensed - rec.sensed:
+            shown[square] = rec.told(square) or rec.game.position.turn
+        return dict(sorted(shown.items()))
+
+    def placing(self, square: int, piece: str) -> None:
+        """A hand says the next piece it puts down on `square` is `piece` ("W", "B", "WK",
+        "BK"): the simulator's tray. Raises ValueError for another code."""
+        self.recogniser.placing(square, piece)
+
     def pdn(self) -> str:
         """The game as it stands, as PDN (result `*` while it goes on)."""
         record = self.journal.read()
@@ -197,9 +215,17 @@ class Session(BoardCommands, EventHandling, Leds):
         """One snapshot in the variant's numbering."""
         self._clock = now
         before, self.sensed = self.sensed, frozenset(occupied)
-        if self.sensed != before and self._clock_waits == "change":
-            self.start_clock(now)  # a new game's time starts with its first switch change
+        if (
+            self._clock_waits == "change"
+            and self.sensed != before
+            and before == self.recogniser.expected
+        ):
+            # A new game's time starts with its first switch change on a board set up
+            # right (setting the pieces up is nobody's time).
+            self.start_clock(now)
         self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
+        for square in before - self.sensed:
+            self.recogniser.forget_told(square)  # (a spare the recogniser was not shown)
         if self._clock_waits == "board" and not self.recogniser.correcting:
             self.start_clock(now)  # a resumed game's time runs again once its board is right
         self._handle(self.game_clock.tick(now, self.recogniser))
@@ -232,15 +258,6 @@ class Session(BoardCommands, EventHandling, Leds):
                 self.start_clock(now)
         self.announcer.announce("clock-paused" if paused else "clock-resumed")
         self._publish_clock(now)
-
-    def clock_of(self, side: str) -> tuple[float, float] | None:
-        """`side`'s time left now and its increment, in ms (None in an untimed game):
-        what the computer plans its move's time from (host/computer_player.py)."""
-        clock, control = self.game_clock.clock, self.game_clock.control
-        if clock is None or control is None:
-            return None
-        left = clock.remaining(side, self._clock)
-        return max(0.0, left) * 1000, control.side(side).increment * 1000
 
     def set_clock(self, control: str) -> None:
         """The time control of the next new game (`5+3`, `none`...; host/clock/control.py)."""
@@ -351,9 +368,7 @@ class Session(BoardCommands, EventHandling, Leds):
         if not word:
             return
         if word == "takeback":
-            if rec.outcome is not None and rec.game.moves:
-                self.journal.reopen()
-            self._handle(rec.take_back(now))
+            self._take_back(now)
         elif word == "new":
             self.new_game(now)
             return
@@ -370,6 +385,44 @@ class Session(BoardCommands, EventHandling, Leds):
             known = ", ".join(f"{en}/{pt}" for en, pt in zip(COMMANDS, COMANDOS, strict=True))
             print(f"unknown command {text.strip()!r}; commands: {known}", file=sys.stderr)
         self._redraw(now)
+
+    def takeback_plies(self) -> int:
+        """How many plies one take back undoes. Between two people, the last one. Against
+        the computer, the person's last move and the computer's replies after it, so the
+        person is to move again where they were (lichess does the same): two plies once
+        the computer has replied, one while it thinks or waits for its move to be carried
+        out, none when the person has not moved yet. 0 too after a resignation or an agreed
+        draw: those are not undone by taking a move back."""
+        game = self.game
+        outcome = self.recogniser.outcome
+        if outcome is not None and outcome.reason in ("resignation", "agreement"):
+            return 0
+        computer = computer_levels(self.players, self.config.computer_level)
+        if len(computer) != 1:  # two people, or the computer against itself
+            return min(1, len(game.moves))
+        for ply in range(len(game.moves) - 1, -1, -1):
+            if game.positions[ply].turn not in computer:
+                return len(game.moves) - ply
+        return 0
+
+    def _take_back(self, now: float) -> None:
+        """Undo `takeback_plies` plies; the board is then guided back to the position
+        before them (both pieces' way back lit when the computer's reply goes too)."""
+        rec = self.recogniser
+        plies = self.takeback_plies()
+        if not rec.game.moves:
+            self._handle(rec.take_back(now))  # the recogniser says there is nothing
+            return
+        if plies == 0:
+            if rec.outcome is not None:
+                self.announcer.announce("takeback-after-end", reason=rec.outcome.reason)
+            else:
+                self.announcer.announce("no-move-of-yours")
+            return
+        if rec.outcome is not None:
+            self.journal.reopen()
+        for _ in range(plies):
+            self._handle(rec.take_back(now))
 
     def offer_draw(self, now: float, side: str | None = None) -> bool:
         """A draw offered to the computer by the person playing it (`side`, or None: the

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from host.announce import Announcement
 from host.clock.keeper import GameClock
 from host.games import save_game
 from host.journal import result_text
+from host.move_reasons import board_mistake
 from host.players import pdn_tags, resolved
 from host.recognition.recogniser import Event
 
@@ -67,6 +69,9 @@ class EventHandling:
                 self.announcer.announce(
                     "move-corrected", side=d["side"], move=d["move"], fen=d["fen"]
                 )
+            elif event.kind == "move-finished":
+                if "clock" in d:  # the clocks re-charged: on disk too
+                    self.journal.finished_later(d["ply"], d["clock"], d["took"])
             elif event.kind == "outcome":
                 if d["reason"] == "time" and "side" in d:
                     self.announcer.announce("flag", side=d["side"])
@@ -80,7 +85,8 @@ class EventHandling:
             elif event.kind == "new-game":
                 self._new_game()
                 side = self.game.position.turn
-                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side)
+                publish("new-game", event.time, variant=self.variant.name, fen=d["fen"], side=side,
+                        game_id=self.game_id)
                 self.announcer.announce("new-game", variant=self.variant.name, side=side)
             elif event.kind == "clock-warning":
                 publish("notice", event.time, notice=event.kind, **d)
@@ -89,10 +95,21 @@ class EventHandling:
                 publish("notice", event.time, notice=event.kind, **d)
                 if event.kind in ("crown", "crown-confirmed"):
                     self.announcer.announce(event.kind, square=self._name(d["square"]))
+                elif event.kind == "illegal-board" and (why := self.mistake()) is not None:
+                    self.announcer.announce("illegal-move", why=why)  # the engine's reason
                 else:
                     self.announcer.announce(event.kind, **d)
         if events:
             self._publish_clock(self._clock)
+
+    def mistake(self) -> dict[str, Any] | None:
+        """Why the board is no move, when one piece went where it cannot (the engine's
+        reason as code and params, host/move_reasons.py), else None."""
+        rec = self.recogniser
+        if rec.outcome is not None or rec.reading.kind != "unknown":
+            return None
+        error = board_mistake(rec.game.position, rec.expected, rec.sensed - rec.lingering)
+        return None if error is None else {"code": error.code, "params": dict(error.params)}
 
     def _journal_trouble(self, problem: str | None) -> None:
         """The journal (or the games folder) stopped taking writes, or takes them again
@@ -151,7 +168,7 @@ class EventHandling:
         if record is not None and not record.finished and record.moves:
             self._save("*")  # the abandoned game is kept, unfinished
         self.started = datetime.now().isoformat(timespec="seconds")
-        self.journal.start(
+        self.game_id = self.journal.start(
             self.variant.name, self.game.fen(), self.started, self._recorded(), self._control()
         )
         # The new game's clock: the control chosen for it, started by its first change.

@@ -16,8 +16,8 @@ from host.clock.control import parse_time_control
 from host.config import HINT_LEVELS, LANGUAGES
 from host.errors import UserError
 from host.live import Control, Hands
-from host.pieces import PIECES
 from host.players import ALLOWED, PlayerError, parse_player
+from host.recognition.piece_identity import CODES as PIECES
 
 #: the largest request body or socket message accepted (a real one is under 200 bytes)
 MAX_BODY = 4096

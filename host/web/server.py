@@ -7,6 +7,12 @@ Routes (docs/web.md has the contract):
   connect and after every change, and takes hands and controls.
 - `POST /api/hands`, `POST /api/control`: simulated hands and game controls.
 - `GET /api/pdn` the current game; `GET /api/games[/NAME]` the saved games.
+- `GET /review` and `/api/review/...`: the review of any game (host/web/review_routes.py).
+
+Defences at the door (host/web/guard.py): without a token a request must name the
+server by one of its own names (the Host rule against DNS rebinding); a connection
+must send its headers within seconds; every answer carries the security headers; the
+page's files are cached with validators and sent gzipped (host/web/static_files.py).
 
 Who may do what: anyone who can reach the page may watch and download. A
 control (hands, new game, takeback...) needs the token when one is set
@@ -33,10 +39,8 @@ import ipaddress
 import json
 import logging
 import os
-import re
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -46,21 +50,23 @@ from host.bus import Update
 from host.errors import UserError
 from host.journal import pdn_stem
 from host.live import Hands, Refused, Runtime
+from host.review.games import SAVED_GAME
+from host.web.guard import (
+    KEEPALIVE_SECONDS,
+    GuardedSite,
+    add_security_headers,
+    host_check,
+    own_names,
+)
 from host.web.protocol import MAX_BODY, BadRequest, parse_control, parse_hands, parse_object
+from host.web.review_routes import ReviewRoutes
+from host.web.static_files import SECURITY_HEADERS, StaticFiles
+from host.web.words import game_history, page_words
 
 log = logging.getLogger(__name__)
 STATIC = resources.files("host.web") / "static"
 #: a socket message larger than this is not even read (aiohttp closes with 1009)
 MAX_SOCKET_MESSAGE = 64 * 1024
-SAVED_GAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.pdn$")
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-        "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
 
 
 def is_loopback(address: str | None) -> bool:
@@ -139,15 +145,20 @@ class WebServer:
         self._stopping = False
         self._putting_back: set[asyncio.Task[None]] = set()
         self._unsubscribe = runtime.subscribe(self._changed)
+        self.files = StaticFiles(STATIC)
+        self.review = ReviewRoutes(
+            runtime, lambda request: self._refusal(request, _bearer(
+                request.headers.get("Authorization"))))
         self.app = self._make_app()
 
     # -- lifetime ---------------------------------------------------------------------
 
     async def start(self) -> tuple[str, int]:
         """Listen; returns the (host, port) actually bound (port 0 picks a free one)."""
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0,
+                                     keepalive_timeout=KEEPALIVE_SECONDS)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = GuardedSite(self._runner, self.host, self.port)
         try:
             await site.start()
         except OSError as error:
@@ -166,20 +177,29 @@ class WebServer:
         for watcher in list(self.watchers):
             with contextlib.suppress(Exception):
                 await watcher.socket.close(code=WSCloseCode.GOING_AWAY, message=b"board stopped")
+        await self.review.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
     def _make_app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        # Without a token only this computer controls: refuse other sites' names too
+        # (DNS rebinding, host/web/guard.py).
+        middlewares = [] if self.token else [host_check(own_names(self.host))]
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares)
+        app.on_response_prepare.append(add_security_headers)
         app.router.add_get("/", self.page)
+        app.router.add_get("/review", self.review_page)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/api/state", self.get_state)
+        app.router.add_get("/api/words", self.get_words)
+        app.router.add_get("/api/history", self.get_history)
         app.router.add_post("/api/hands", self.post_hands)
         app.router.add_post("/api/control", self.post_control)
         app.router.add_get("/api/pdn", self.get_pdn)
         app.router.add_get("/api/games", self.get_games)
         app.router.add_get("/api/games/{name}", self.get_game)
         app.router.add_get("/ws", self.socket)
+        self.review.add_to(app)
         return app
 
     # -- state -------------------------------------------------------------------------
@@ -212,20 +232,31 @@ class WebServer:
     async def page(self, request: web.Request) -> web.StreamResponse:
         return await self.static(request, "index.html")
 
+    async def review_page(self, request: web.Request) -> web.StreamResponse:
+        return await self.static(request, "review.html")
+
     async def static(self, request: web.Request, name: str | None = None) -> web.StreamResponse:
+        """A file of the page, with validators (304 when unchanged) and gzip
+        (host/web/static_files.py)."""
         name = name or request.match_info["name"]
-        types = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
-                 ".svg": "image/svg+xml"}
-        kind = types.get(Path(name).suffix)
-        entry = STATIC / name
-        if kind is None or "/" in name or not entry.is_file():
+        answer = self.files.answer(name, request.headers)
+        if answer is None:
             return _error(404, f"no such file {name!r}")
-        headers = {**SECURITY_HEADERS, "Cache-Control": "no-cache"}
-        return web.Response(body=entry.read_bytes(), content_type=kind, charset="utf-8",
-                            headers=headers)
+        return web.Response(status=answer.status, body=answer.body or None,
+                            headers=answer.headers)
 
     async def get_state(self, request: web.Request) -> web.Response:
         return web.json_response(self.state(), headers=SECURITY_HEADERS)
+
+    async def get_words(self, request: web.Request) -> web.Response:
+        """The host's sentences, for each page to render announcements in its viewer's
+        language (host/messages.py, host/move_reasons.py)."""
+        return web.json_response(page_words(), headers=SECURITY_HEADERS)
+
+    async def get_history(self, request: web.Request) -> web.Response:
+        """Every position of the game so far, for looking back at any move."""
+        return web.json_response(game_history(self.runtime.session.game),
+                                 headers=SECURITY_HEADERS)
 
     async def get_pdn(self, request: web.Request) -> web.Response:
         session = self.runtime.session
@@ -273,6 +304,17 @@ class WebServer:
             origin=request.headers.get("Origin"),
             host=request.host,
         )
+
+    def _why_watching(self, request: web.Request, supplied: str | None) -> str:
+        """Why a page may only watch, for it to explain how to get the controls: "token"
+        (one is needed), "stale-token" (the one it has is not the board's: rotated),
+        "local-only" (no token: only this computer controls), "other-site"."""
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+            return "other-site"
+        if self.token:
+            return "stale-token" if supplied else "token"
+        return "local-only"
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -337,6 +379,7 @@ class WebServer:
     async def socket(self, request: web.Request) -> web.StreamResponse:
         supplied = request.query.get("token") or _bearer(request.headers.get("Authorization"))
         may_control = self._refusal(request, supplied) is None
+        why = None if may_control else self._why_watching(request, supplied)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_SOCKET_MESSAGE)
         try:
             await ws.prepare(request)
@@ -349,7 +392,7 @@ class WebServer:
         self._invalidate()  # everyone's watcher count changes
         writer = asyncio.create_task(self._write(watcher))
         try:
-            await ws.send_json({"type": "hello", "control": may_control})
+            await ws.send_json({"type": "hello", "control": may_control, "why": why})
             watcher.dirty.set()
             async for message in ws:
                 if message.type == WSMsgType.TEXT:

@@ -2,7 +2,10 @@
 
 The config is the one `draughtsboard broker-config` generates (so the tests
 check the files clubs will run), bound to 127.0.0.1; started as root it stays
-root (`user root`), since the test's temporary folder is root's.
+root (`user root`), since the test's temporary folder is root's. Besides the
+relay's account it has a second one with the same rights, `watcher`, for the
+tests' own observers (an account is one connection at a time: its user name
+is its client id).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ class Broker:
                                websockets=self.websockets, run_as=run_as,
                                public_host="127.0.0.1", tls_port=self.tls_port,
                                certfile=tls[0] if tls else None,
-                               keyfile=tls[1] if tls else None)
+                               keyfile=tls[1] if tls else None,
+                               relay_users=("relay", "watcher"))
         generate(self.plan, folder)
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "mosquitto.log"
@@ -55,7 +59,7 @@ class Broker:
         return f"mqtts://127.0.0.1:{self.tls_port}"
 
     def settings(self, user: str | None, keepalive: int = 15) -> BrokerSettings:
-        """How `user` connects (None: anonymous, like a spectator)."""
+        """How `user` connects (None: anonymous, which the broker refuses)."""
         if user is None:
             return BrokerSettings(self.url, keepalive=keepalive)
         return BrokerSettings(self.url, username=user, password_file=self.password_file(user),

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from pathlib import Path
 
 from engine import Game, Move, Variant, get_variant
@@ -34,7 +35,17 @@ class RecordedGame:
     moves: tuple[Move, ...]
     texts: tuple[str, ...]
     result: str  # what the board will record ("*" if the game cannot be ended on it)
-    events: tuple[str, ...]  # JSON lines for `run --events`
+    command: str | None  # the typed command that ends it so
+    seed: int = field(repr=False, default=0)
+
+    @cached_property
+    def events(self) -> tuple[str, ...]:
+        """JSON lines for `run --events`: real hands (made on first use: they take time)."""
+        events, _ = humanise(self.variant, list(self.moves), random.Random(self.seed))
+        lines = [json.dumps(e) for e in events]
+        if self.command is not None:
+            lines.append(json.dumps({"t": int(events[-1]["t"]) + 1500, "command": self.command}))
+        return tuple(lines)
 
     def write(self, path: Path) -> Path:
         path.write_text("\n".join(self.events) + "\n", encoding="utf-8")
@@ -75,12 +86,20 @@ def corpus_games(count: int, *, max_plies: int = 300, seed: int = 7) -> list[Rec
 
 def _source_games(name: str, variant: Variant, backwards: bool):  # type: ignore[no-untyped-def]
     """(variant, moves, claimed result) of each usable game of one corpus file."""
+    yield from _usable(name, variant.name, backwards)
+
+
+@cache
+def _usable(name: str, variant_name: str,
+            backwards: bool) -> tuple[tuple[Variant, list[Move], str | None], ...]:
+    """A corpus file's usable games, read once per process (reading takes seconds)."""
+    variant = get_variant(variant_name)
     initial = variant.initial_position().fen()
     games = list(read_games(CORPUS / name, variant))
-    for pdn in reversed(games) if backwards else games:
-        if (pdn.error is None and pdn.moves and pdn.first_outcome_ply is None
-                and pdn.start.fen() == initial):
-            yield variant, list(pdn.moves), pdn.claimed_result
+    return tuple((variant, list(pdn.moves), pdn.claimed_result)
+                 for pdn in (reversed(games) if backwards else games)
+                 if pdn.error is None and pdn.moves and pdn.first_outcome_ply is None
+                 and pdn.start.fen() == initial)
 
 
 def _record(variant: Variant, moves: list[Move], claimed: str | None,
@@ -91,11 +110,8 @@ def _record(variant: Variant, moves: list[Move], claimed: str | None,
         texts.append(game.position.move_text(move))
         game.push(move)
     command, result = _ending(variant, game, claimed)
-    events, _ = humanise(variant, moves, rng)
-    lines = [json.dumps(e) for e in events]
-    if command is not None:
-        lines.append(json.dumps({"t": int(events[-1]["t"]) + 1500, "command": command}))
-    return RecordedGame(variant, tuple(moves), tuple(texts), result, tuple(lines))
+    return RecordedGame(variant, tuple(moves), tuple(texts), result, command,
+                        rng.randrange(2**32))
 
 
 def quiet_events(moves: list[Move] | tuple[Move, ...], t0: int = 500,
@@ -118,3 +134,21 @@ def command(t: int, word: str) -> str:
 
 def last_t(lines: list[str]) -> int:
     return max(int(json.loads(line)["t"]) for line in lines) if lines else 0
+
+
+def first_moves(variant_name: str, plies: int, skip: int = 0) -> list[Move]:
+    """A short, fixed, legal game: the first legal move each time (`skip`: take the
+    (skip+1)-th move at the first ply instead, for a different game)."""
+    game = Game(get_variant(variant_name))
+    for ply in range(plies):
+        moves = sorted(game.legal_moves(), key=lambda m: (m.origin, m.destination))
+        game.push(moves[skip % len(moves)] if ply == 0 else moves[0])
+    return list(game.moves)
+
+
+def reset_to_start(variant_name: str, t: int) -> str:
+    """Every piece back on its starting square at `t`: the board starts a new game."""
+    variant = get_variant(variant_name)
+    start = variant.initial_position()
+    return json.dumps({"t": t, "occupied": sorted(
+        square for square in range(1, variant.num_squares + 1) if start.piece_at(square))})

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,3 +103,49 @@ def wait_until(test, timeout: float = 15.0, what: str = "condition"):  # type: i
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+class RelayProcess:
+    """`draughtsboard relay` as the organiser runs it (a separate process), on `broker`."""
+
+    def __init__(self, out: Path, broker: Broker, *, listen: int | None = None,
+                 delay: float = 0.0, extra: tuple[str, ...] = (),
+                 preexec: Callable[[], None] | None = None) -> None:
+        self.out = out
+        self.listen = listen
+        command = [sys.executable, "-m", "host.cli", "relay", "--broker", broker.url,
+                   "--out", str(out), "--password-file", str(broker.password_file("relay")),
+                   *(("--listen", f"127.0.0.1:{listen}") if listen else ()),
+                   *(("--delay", str(delay)) if delay else ()), *extra]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path = out.parent / f"{out.name}-relay.log"
+        self._log = open(self.log_path, "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(command, cwd=REPO, stdout=self._log,
+                                        stderr=subprocess.STDOUT, preexec_fn=preexec)
+
+    def status(self) -> dict[str, Any] | None:
+        """The relay's status file (None until it has written one)."""
+        try:
+            return json.loads((self.out / "relay-status.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 15) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        code = self.process.wait(timeout=timeout)
+        self._log.close()
+        return code
+
+
+@pytest.fixture
+def relays() -> Iterator[list[RelayProcess]]:
+    started: list[RelayProcess] = []
+    yield started
+    for relay in started:
+        if relay.process.poll() is None:
+            relay.process.kill()
+            relay.process.wait()

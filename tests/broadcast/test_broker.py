@@ -57,7 +57,7 @@ def _plies(out: Path, folder: str, index: int = 0) -> int:
 
 
 def test_a_board_cannot_write_another_boards_topics(broker: Broker) -> None:
-    relay_view = Watcher(broker.settings("relay"), f"{topics.ROOT}/#")
+    relay_view = Watcher(broker.settings("watcher"), f"{topics.ROOT}/#")
     b1 = Watcher(broker.settings("b1"))
     forged = topics.board_topic("b2", topics.STATE)
     b1.publish(forged, b'{"forged": true}', retain=True)  # mosquitto acks and drops it
@@ -68,7 +68,7 @@ def test_a_board_cannot_write_another_boards_topics(broker: Broker) -> None:
     relay_view.wait_for(lambda msgs: any(t == STATE_B1 for t, _, _ in msgs))
     time.sleep(0.3)
     assert [t for t, _, _ in relay_view.messages] == [STATE_B1]
-    late = Watcher(broker.settings("relay"), f"{topics.ROOT}/#")  # nothing forged was retained
+    late = Watcher(broker.settings("watcher"), f"{topics.ROOT}/#")  # nothing forged was retained
     late.wait_for(lambda msgs: any(t == STATE_B1 for t, _, _ in msgs))
     assert [t for t, _, _ in late.messages] == [STATE_B1]
     for w in (relay_view, b1, late):
@@ -76,9 +76,9 @@ def test_a_board_cannot_write_another_boards_topics(broker: Broker) -> None:
 
 
 def test_spectators_read_only_the_public_topics_and_write_nothing(broker: Broker) -> None:
-    spectator = Watcher(broker.settings(None), f"{topics.ROOT}/#")
+    spectator = Watcher(broker.settings("spectator"), f"{topics.ROOT}/#")
     b1 = Watcher(broker.settings("b1"))
-    relay = Watcher(broker.settings("relay"))
+    relay = Watcher(broker.settings("watcher"))
     b1.publish(STATE_B1, b'{"private": true}', retain=True)
     spectator.publish(f"{topics.PUBLIC}/round/1/pdn", b"vandal", retain=True)
     relay.publish(topics.board_topic("b1", topics.MOVE), b"relay may not write boards")
@@ -90,16 +90,38 @@ def test_spectators_read_only_the_public_topics_and_write_nothing(broker: Broker
         w.close()
 
 
-def test_spectators_over_websockets_read_the_public_topics(broker: Broker) -> None:
-    """What a spectator's browser does: MQTT over WebSockets, anonymous."""
+def test_anonymous_clients_are_refused_on_every_listener(broker: Broker) -> None:
+    """No anonymous clients: a client id is global across listeners, and an anonymous
+    client could take over a board's (tests/broadcast/test_findings.py, finding 6)."""
     import paho.mqtt.client as paho
 
-    relay = Watcher(broker.settings("relay"))
+    answers: dict[str, str] = {}
+    for port, transport in ((broker.port, "tcp"), (broker.websockets, "websockets")):
+        client = paho.Client(paho.CallbackAPIVersion.VERSION2, transport=transport)
+        client.on_connect = (lambda _c, _u, _f, reason, _p, where=transport:
+                             answers.setdefault(where, str(reason)))
+        client.connect("127.0.0.1", port)
+        client.loop_start()
+        try:
+            wait_until(lambda where=transport: where in answers,
+                       what=f"the broker's answer on {transport}")
+        finally:
+            client.disconnect()
+            client.loop_stop()
+    assert set(answers.values()) <= {"Not authorized", "Bad user name or password"}, answers
+
+
+def test_spectators_over_websockets_read_the_public_topics(broker: Broker) -> None:
+    """What a club's screen does: MQTT over WebSockets, as the `spectator` account."""
+    import paho.mqtt.client as paho
+
+    relay = Watcher(broker.settings("watcher"))
     relay.publish(f"{topics.PUBLIC}/round/1/pdn", b"[Event \"live\"]", retain=True)
     b1 = Watcher(broker.settings("b1"))
     b1.publish(STATE_B1, b'{"private": true}', retain=True)
     got: list[tuple[str, bytes]] = []
     client = paho.Client(paho.CallbackAPIVersion.VERSION2, transport="websockets")
+    client.username_pw_set("spectator", broker.password_file("spectator").read_text().strip())
     client.on_connect = lambda c, *_a: c.subscribe(f"{topics.ROOT}/#", qos=1)
     client.on_message = lambda _c, _u, m: got.append((m.topic, bytes(m.payload)))
     client.connect("127.0.0.1", broker.websockets)
@@ -137,7 +159,7 @@ def test_retained_state_reaches_a_late_subscriber(broker: Broker, boards: list,
     boards.append(board)
     board.feed(quiet_events(moves))
     assert board.finish() == 0, board.log()
-    late = Watcher(broker.settings("relay"), f"{topics.ROOT}/board/b1/#")
+    late = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/#")
     state = late.wait_for(lambda msgs: [json.loads(p) for t, p, r in msgs
                                         if t == STATE_B1 and r])[-1]
     game = Game(get_variant("brazilian"))
@@ -154,7 +176,7 @@ def test_retained_state_reaches_a_late_subscriber(broker: Broker, boards: list,
 
 def test_last_will_says_offline_when_a_board_process_is_killed(broker: Broker, boards: list,
                                                                tmp_path: Path) -> None:
-    watcher = Watcher(broker.settings("relay"), STATUS_B1)
+    watcher = Watcher(broker.settings("watcher"), STATUS_B1)
     board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian")
     boards.append(board)
     watcher.wait_for(lambda msgs: watcher.on(STATUS_B1)[-1:] == [b"online"], timeout=20)
@@ -167,7 +189,7 @@ def test_last_will_says_offline_when_keepalive_expires(broker: Broker, boards: l
                                                        tmp_path: Path) -> None:
     """A frozen board (SIGSTOP: power or network lost, socket still open) goes offline
     once the broker misses 1.5 keepalives."""
-    watcher = Watcher(broker.settings("relay"), STATUS_B1)
+    watcher = Watcher(broker.settings("watcher"), STATUS_B1)
     board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian", keepalive=1)
     boards.append(board)
     watcher.wait_for(lambda msgs: watcher.on(STATUS_B1)[-1:] == [b"online"], timeout=20)
@@ -213,7 +235,7 @@ def test_a_duplicate_qos1_message_adds_no_move(broker: Broker, boards: list,
     moves = _opening("russian", 4)
     out = tmp_path / "out"
     relay = Relay(broker.settings("relay"), out, log=lambda _t: None).start()
-    watcher = Watcher(broker.settings("relay"), f"{topics.ROOT}/board/b1/#")
+    watcher = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/#")
     board = BoardProcess(tmp_path / "b1", broker, "b1", "russian")
     boards.append(board)
     board.feed(quiet_events(moves))
@@ -248,7 +270,7 @@ def test_a_takeback_publishes_a_correction_that_rewrites_the_line(broker: Broker
     replacement = [m for m in game.legal_moves() if m != played[-1]][0]
     out = tmp_path / "out"
     relay = Relay(broker.settings("relay"), out, log=lambda _t: None).start()
-    watcher = Watcher(broker.settings("relay"), f"{topics.ROOT}/board/b1/correction")
+    watcher = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/correction")
     board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian")
     boards.append(board)
     lines = quiet_events(played)
@@ -279,7 +301,7 @@ def test_the_delay_serves_the_older_snapshot(broker: Broker, boards: list,
     out = tmp_path / "out"
     delay = 3.0
     relay = Relay(broker.settings("relay"), out, delay=delay, log=lambda _t: None).start()
-    watcher = Watcher(broker.settings("relay"), STATE_B1)
+    watcher = Watcher(broker.settings("watcher"), STATE_B1)
     board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian")
     boards.append(board)
     first = quiet_events(moves[:2])
@@ -364,7 +386,7 @@ def test_a_board_publishes_over_mqtts_with_the_clubs_ca(boards: list, tmp_path: 
     broker = Broker(tmp_path / "broker", ("b1",), tls=(cert, key))
     broker.start()
     try:
-        watcher = Watcher(broker.settings("relay"), STATE_B1)
+        watcher = Watcher(broker.settings("watcher"), STATE_B1)
         board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian",
                              url=broker.tls_url(), ca_file=ca)
         boards.append(board)
@@ -383,3 +405,102 @@ def test_a_board_publishes_over_mqtts_with_the_clubs_ca(boards: list, tmp_path: 
         assert "messages kept in the outbox for next time" in refused.log()
     finally:
         broker.stop()
+
+
+# -- the relay's acknowledgements, as a board sees them ---------------------------------------
+
+
+def test_a_board_holds_what_the_relay_lacks_and_sends_it_again_when_asked(
+        broker: Broker, tmp_path: Path) -> None:
+    from host.broadcast.publisher import Publisher
+    from tests.broadcast.evening import snapshots
+
+    relay_side = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/+")
+    publisher = Publisher(broker.settings("b1"), "b1", tmp_path / "b1.outbox.jsonl").start()
+    try:
+        assert publisher.wait_ready(10)
+        ack = topics.board_topic("b1", topics.ACK)
+        epoch = publisher.outbox.epoch
+        changes = list(snapshots("brazilian", _opening("brazilian", 2), "g1", None))
+        publisher.update(changes[0])  # the game's first state: seq 1
+        assert publisher.flush(10)
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": 1}), retain=True)
+        wait_until(lambda: publisher.outbox.delivered == 1, what="the relay's ack applied")
+        for snap in changes[1:]:  # a move and a state each: seqs 2 to 5
+            publisher.update(snap)
+        assert publisher.flush(10)
+        held = [e.seq for e in publisher.outbox.pending()]
+        assert held == list(range(2, publisher.outbox.next_seq))  # the broker has them too
+
+        def sent(seq: int) -> int:
+            return sum(1 for t, p, _ in relay_side.messages
+                       if t != ack and p and p[:1] == b"{" and json.loads(p).get("seq") == seq)
+
+        assert sent(3) == 1
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": 1, "missing": [3, 3]}),
+                           retain=True)
+        relay_side.wait_for(lambda _m: sent(3) == 2)  # seq 3 once more, and only it
+        assert sent(2) == 1 and sent(4) == 1
+        relay_side.publish(ack, topics.encode({"epoch": epoch, "seq": held[-1]}), retain=True)
+        wait_until(lambda: not publisher.outbox.pending(), what="the outbox to empty")
+    finally:
+        publisher.close(timeout=1)
+        relay_side.close()
+
+
+def test_a_relay_the_broker_refuses_exits_with_the_configuration_status(
+        broker: Broker, relays: list, tmp_path: Path) -> None:
+    from host.broadcast.relay_exit import CONFIGURATION
+    from tests.broadcast.conftest import RelayProcess
+
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not-the-password\n")
+    relay = RelayProcess(tmp_path / "out", broker, extra=("--password-file", str(wrong)))
+    relays.append(relay)
+    assert relay.process.wait(timeout=30) == CONFIGURATION, relay.log()
+    assert "cannot go on" in relay.log() and "password" in relay.log()
+
+
+def test_a_board_publishes_even_where_an_older_acl_hides_its_own_status(
+        broker: Broker, tmp_path: Path) -> None:
+    """An ACL from an older broker-config lets a board write its status but not read it
+    back: the board waits a few seconds for the echo, then publishes anyway."""
+    from host.broadcast import publisher as publisher_module
+    from host.broadcast.publisher import Publisher
+    from tests.broadcast.evening import snapshots
+
+    acl = broker.folder / "acl"
+    status = topics.board_topic("b1", topics.STATUS)
+    acl.write_text(acl.read_text().replace(f"topic readwrite {status}", f"topic write {status}"))
+    broker.stop()
+    broker.start()
+    watcher = Watcher(broker.settings("watcher"), STATE_B1)
+    publisher = Publisher(broker.settings("b1"), "b1", tmp_path / "b1.outbox.jsonl").start()
+    try:
+        started = time.monotonic()
+        for snap in snapshots("brazilian", _opening("brazilian", 1), "g1", None):
+            publisher.update(snap)
+        watcher.wait_for(lambda _m: any(s["moves"] for s in _states(watcher)),
+                         timeout=publisher_module.SYNC_WAIT + 10)
+        assert time.monotonic() - started >= publisher_module.SYNC_WAIT - 1
+    finally:
+        publisher.close(timeout=1)
+        watcher.close()
+
+
+def test_a_relay_serves_even_where_an_older_acl_drops_its_marker(
+        broker: Broker, tmp_path: Path, monkeypatch) -> None:
+    from host.broadcast import relay as relay_module
+
+    monkeypatch.setattr(relay_module, "MARKER_WAIT", 1.0)
+    acl = broker.folder / "acl"
+    acl.write_text(acl.read_text().replace(f"topic readwrite {topics.ROOT}/relay/relay/#\n", ""))
+    broker.stop()
+    broker.start()
+    lines: list[str] = []
+    relay = Relay(broker.settings("relay"), tmp_path / "out", log=lines.append).start()
+    try:
+        assert relay.caught_up.wait(15)
+        assert any("did not return the relay's marker" in line for line in lines)
+    finally:
+        relay.stop()

@@ -1,87 +1,84 @@
-"""A small club evening: boards as separate `draughtsboard run` processes replaying
-recorded corpus games, the organiser's pairings, and `draughtsboard relay` (also a
-process). The relay's games.pdn must read back, with our reader, to exactly the
-games played: same moves, same results, same players, in board order.
-(`make bench` runs the same evening with 100 boards.)
+"""Club evenings through the real processes, with the faults a club meets
+(the scenarios are in tests/broadcast/evening.py; `make bench` runs them too).
+
+- 16 boards and `draughtsboard relay`: mid-round the broker is stopped, and the
+  relay killed with SIGKILL while it is down. Every board finishes its game
+  during the outage and starts its next one. Afterwards every game of every
+  board is in the round's file, whole, in order, and every file passes
+  `draughtsboard check-game`.
+- A burst: 64 boards play a game and start the next while the relay is away;
+  when it comes back, their backlogs (about 4,500 messages, more than
+  mosquitto's default queue of 1,000 per client) all arrive.
+
+The outage lasts `DRAUGHTSBOARD_OUTAGE` seconds: 4 by default, so `make test`
+stays quick; the issue's two minutes (120) run in `make bench`
+(bench/broadcast_bench.py), or here with DRAUGHTSBOARD_OUTAGE=120.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import urllib.request
+import os
 from pathlib import Path
+from typing import Any
 
-from engine.pdn import read_games
-from host.broadcast.pairings import publish_round, read_pairings
-from tests.broadcast.broker import Broker, free_port
-from tests.broadcast.club import corpus_games
-from tests.broadcast.conftest import BOARDS, BoardProcess, wait_until
-from tests.paths import REPO
+from host.broadcast.relay import Relay
+from tests.broadcast.broker import Broker
+from tests.broadcast.conftest import wait_until
+from tests.broadcast.evening import backlog_burst, outage_evening, read_back
+from tests.tools import need
 
-PLAYERS = [("Ana", "Bia"), ("Caio", "Duda"), ("Eva", "Fabio"), ("Gil", "Hugo")]
+#: seconds the broker stays down in the evening (the issue's two minutes: 120)
+OUTAGE = float(os.environ.get("DRAUGHTSBOARD_OUTAGE", "4"))
 
 
-def test_a_club_evening_reads_back_to_exactly_the_games_played(
-    broker: Broker, boards: list[BoardProcess], tmp_path: Path
-) -> None:
-    games = corpus_games(len(BOARDS))
-    assert len(games) == len(BOARDS)
-    # Board numbers deliberately not in board-id order.
-    numbers = {"b1": 3, "b2": 1, "b3": 4, "b4": 2}
-    rows = [f"{numbers[b]},{b},{PLAYERS[i][0]},{PLAYERS[i][1]}" for i, b in enumerate(BOARDS)]
-    pairing = read_pairings("\n".join(rows), "round.csv", event="Quinta no clube",
-                            round_name="2")
-    publish_round(broker.settings("organiser"), pairing)
-    out = tmp_path / "relay"
-    port = free_port()
-    relay = subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "relay", "--broker", broker.url, "--out", str(out),
-         "--password-file", str(broker.password_file("relay")),
-         "--listen", f"127.0.0.1:{port}"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+def test_a_club_evening_of_16_boards_loses_nothing_to_a_broker_outage(
+        tmp_path: Path) -> None:
+    need("mosquitto")
+    evening = outage_evening(tmp_path, 16, OUTAGE)
+    assert evening.complete()
+    written = evening.written
+    # Board order for the round's first games; each board's next game after them.
+    assert [g.tags["Round"] for g in written[:16]] == [f"7.{n}" for n in range(1, 17)]
+    assert sorted(g.tags["Round"] for g in written[16:]) == sorted(
+        f"7.{n}.2" for n in range(1, 17))
+    assert all(g.tags["Event"] == "Quinta no clube" for g in written)
+    bad = [c for c in evening.checked if not (c["legal"] and c["agrees"])]
+    assert evening.checked and not bad, bad
+    assert len([c for c in evening.checked if c["file"].endswith("games.pdn")]) == 32
+    assert evening.status is not None and evening.status["refused"]["total"] == 0
+    assert evening.relay_exit == 0
+
+
+def test_a_burst_of_64_boards_backlogs_arrives_whole(tmp_path: Path) -> None:
+    need("mosquitto")
+    ids = tuple(f"b{n}" for n in range(1, 65))
+    broker = Broker(tmp_path / "broker", ids)
+    broker.start()
+    burst = None
     try:
-        for board_id, game in zip(BOARDS, games, strict=True):
-            events = game.write(tmp_path / f"{board_id}.jsonl")
-            boards.append(BoardProcess(tmp_path / board_id, broker, board_id,
-                                       game.variant.name, events=events))
-        for board in boards:
-            assert board.finish(timeout=120) == 0, board.log()
+        out = tmp_path / "out"
+        relay = Relay(broker.settings("relay"), out, log=lambda _t: None).start()
+        assert relay.caught_up.wait(20)
+        relay.stop()  # the relay is away while every board plays
+        burst = backlog_burst(broker, tmp_path / "boards", len(ids))
+        assert burst.messages > 1000  # more than mosquitto's default queue
+        relay = Relay(broker.settings("relay"), out, log=lambda _t: None).start()
+        games = out / "round-1" / "games.pdn"
 
-        by_number = sorted(zip(BOARDS, games, PLAYERS, strict=True),
-                           key=lambda item: numbers[item[0]])
+        def arrived() -> dict[str, Any]:
+            return {g.tags["Round"]: (list(g.moves), g.tags["Result"]) for g in read_back(games)}
 
-        def read_back() -> list | None:
-            path = out / "round-2" / "games.pdn"
-            if not path.exists():
-                return None
-            written = list(read_games(path))
-            done = [g for g in written if g.terminator not in (None, "*") or
-                    len(g.moves) == len(by_number[written.index(g)][1].moves)]
-            return written if len(done) == len(by_number) else None
-
-        written = wait_until(read_back, timeout=30, what="every game in the relay's file")
-        assert [g.tags["Round"] for g in written] == ["2.1", "2.2", "2.3", "2.4"]
-        for pdn, (_board_id, game, (white, black)) in zip(written, by_number, strict=True):
-            assert pdn.error is None, pdn.error  # the GameType tag decided the variant
-            assert pdn.variant == game.variant and not pdn.variant_inferred
-            assert pdn.moves == list(game.moves)
-            assert pdn.tags["Result"] == game.result == pdn.terminator
-            assert (pdn.tags["White"], pdn.tags["Black"]) == (white, black)
-            assert pdn.tags["Event"] == "Quinta no clube"
-        # Each board's own saved PDN carries the players from the pairings too.
-        saved = next(read_games(next((tmp_path / "b1" / "games").glob("*.pdn"))))
-        assert (saved.tags["White"], saved.tags["Black"], saved.tags["Round"]) == (
-            "Ana", "Bia", "2.3")
-        # The spectator page's data and the public file, from the relay's web server.
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/round", timeout=10) as r:
-            summary = r.read().decode()
-        assert '"round": "2"' in summary and "Fabio" in summary
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/round-2/games.pdn",
-                                    timeout=10) as r:
-            assert r.read() == (out / "round-2" / "games.pdn").read_bytes()
+        try:
+            wait_until(lambda: arrived() == burst.expected, timeout=120,
+                       what="every board's two games after the burst")
+            assert [g.tags["Round"] for g in read_back(games)][:64] == [
+                f"1.{n}" for n in range(1, 65)]
+            for publisher in burst.publishers:  # the relay acknowledged all it stored
+                wait_until(lambda p=publisher: not p.outbox.pending(), timeout=30,
+                           what=f"{publisher.board_id}'s outbox to empty")
+        finally:
+            relay.stop()
     finally:
-        relay.terminate()
-        relay.wait(timeout=10)
-    assert relay.returncode == 0, relay.stderr.read().decode() if relay.stderr else ""
+        if burst is not None:
+            burst.close()
+        broker.stop()

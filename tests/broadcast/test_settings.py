@@ -129,10 +129,12 @@ def test_the_password_hash_is_mosquittos_pbkdf2_format() -> None:
 def test_the_acl_gives_each_board_only_its_own_topics() -> None:
     acl = acl_text(["b1", "b2"])
     block = acl.split("user b1\n")[1].split("\n\n")[0].splitlines()
-    assert all("/board/b1/" in line for line in block) and len(block) == 5
-    anonymous = acl.split("user ")[0]
-    assert [line for line in anonymous.splitlines() if line.startswith("topic")] == [
-        "topic read draughtsboard/v1/public/#"]
+    assert all("/board/b1/" in line for line in block) and len(block) == 6
+    assert [line.split()[1] for line in block] == ["write"] * 3 + ["readwrite", "read", "read"]
+    anonymous = acl.split("user ")[0]  # nothing for clients without an account
+    assert [line for line in anonymous.splitlines() if line.startswith("topic")] == []
+    spectator = acl.split("user spectator\n")[1].split("\n\n")[0].splitlines()
+    assert spectator == ["topic read draughtsboard/v1/public/#"]
 
 
 def test_generated_files_keep_passwords_between_runs(tmp_path: Path) -> None:
@@ -140,7 +142,7 @@ def test_generated_files_keep_passwords_between_runs(tmp_path: Path) -> None:
     first = (tmp_path / "secrets" / "b1.password").read_text()
     generate(BrokerPlan(("b1", "b2"), websockets=9001), tmp_path)
     assert (tmp_path / "secrets" / "b1.password").read_text() == first
-    assert (tmp_path / "passwd").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "passwd").stat().st_mode & 0o777 == 0o640  # mosquitto's group reads it
     assert "protocol websockets" in (tmp_path / "mosquitto.conf").read_text()
     board = tmp_path / "boards" / "b2"
     assert (board / "broker-password").stat().st_mode & 0o077 == 0

@@ -3,10 +3,12 @@ lose on time?
 
 Everything is the board's own code (the session with its recogniser and clock, the
 computer player and its search worker) but the hands: when the computer's move is
-lit, simulated hands carry it out as a person would (lift the piece, put it down,
-take the captured pieces off) in `HANDS` seconds drawn per move. The search thinks
-in real time; the hands' seconds are skipped on a virtual clock (the session's time
-is the wall clock plus the skipped seconds), so a game costs only its thinking.
+lit, simulated hands carry it out as a blitz player would, with the measured human
+timings of tests/host/hands/timing.py (`HUMAN`): a choice reaction to the lit move,
+a reach and grasp at a skilled operator's pace, the piece carried (`blitz_air`), the
+captured pieces taken off one by one (`blitz_removal_gap`). The search thinks in real
+time; the hands' seconds are skipped on a virtual clock (the session's time is the
+wall clock plus the skipped seconds), so a game costs only its thinking.
 
 Used by tests/host/test_clock_computer.py (a few short games) and by `make bench`
 (bench/clock_bench.py: 20 blitz games per level).
@@ -28,10 +30,16 @@ from host.config import Config
 from host.opponent import Opponent
 from host.session import Session
 
-#: seconds a person takes to carry out the computer's move: lift, flight, landing
-HANDS = (0.6, 1.6)
-#: seconds between a captured piece and the next taken off
-REMOVAL = (0.15, 0.4)
+from .hands.timing import HUMAN
+
+#: seconds from the move lit to its piece lifted: a choice reaction ([RT] 350-450 ms)
+#: and a reach and grasp at 150 % ([MTM] R4B + G1A, 302 ms, over 1.5: 200 ms)
+REACH = (0.55, 0.65)
+#: seconds the piece is carried, and between two captured pieces taken off (HUMAN)
+AIR = tuple(ms / 1000 for ms in HUMAN.blitz_air)
+REMOVAL = tuple(ms / 1000 for ms in HUMAN.blitz_removal_gap)
+#: the whole of a simple move, for the report
+HANDS = (REACH[0] + AIR[0], REACH[1] + AIR[1])
 #: how often the session is shown the (unchanged) board while the computer thinks
 SCAN = 0.02
 
@@ -83,7 +91,6 @@ def play(
     computer = ComputerPlayer(
         session, lambda: Opponent(backend=backend, seed=seed), post=posted.put, clock=clock.now
     )
-    computer.time.clock_of = session.clock_of
     board = session.recogniser.expected
     least = float("inf")
     started = time.monotonic()
@@ -91,10 +98,9 @@ def play(
     def look() -> None:
         nonlocal least
         session.observe(clock.now(), board)
-        for side in ("W", "B"):
-            mine = session.clock_of(side)
-            if mine is not None:
-                least = min(least, mine[0])
+        state = session.game_clock.state(clock.now())
+        if state is not None:
+            least = min(least, float(state["white"]), float(state["black"]))
 
     def hands(seconds: float) -> None:
         clock.skipped += seconds
@@ -112,14 +118,15 @@ def play(
             move = computer.move
             if move is None:
                 break
-            total = rng.uniform(*HANDS)
+            hands(rng.uniform(*REACH))
             board = board - {move.origin}
-            hands(0.3 * total)
+            look()  # the lift is seen as it happens, not only when the piece comes down
+            hands(rng.uniform(*AIR))
             board = board | {move.destination}
-            hands(0.7 * total)
             for square in sorted(move.captures):
-                board = board - {square}
                 hands(rng.uniform(*REMOVAL))
+                board = board - {square}
+            look()
             before = len(session.game.moves)
             for _ in range(100):  # the board proves the move once it has stayed
                 hands(0.05)

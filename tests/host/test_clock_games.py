@@ -222,3 +222,73 @@ def test_the_board_menu_stops_and_restarts_the_clock(tmp_path: Path) -> None:
     hold(game.recogniser.expected | {clock_square}, 1.5)
     state = game.game_clock.state(now)
     assert state is not None and not state["paused"] and "clock-resumed" in said(announcer)
+
+
+def test_a_take_back_after_the_flag_reopens_the_game_and_its_clocks(tmp_path: Path) -> None:
+    game, _ = session(tmp_path, clock="0.1+0")
+    run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
+    for t in range(2000, 8000, 10):
+        game.observe(t / 1000, game.sensed)
+    assert game.recogniser.outcome is not None
+    game.command(8.0, "takeback")  # Black's move taken back: Black to move again
+    assert game.recogniser.outcome is None
+    state = game.game_clock.state(8.0)
+    assert state is not None and state["running"] == "B" and state["flagged"] is None
+    assert (state["white"], state["black"]) == (6000, 5500)
+    game.observe(20.0, game.sensed)  # and Black's flag can fall in its turn
+    outcome = game.recogniser.outcome
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("W", "time")
+
+
+def test_a_piece_put_down_again_before_the_reply_is_the_moves_finish() -> None:
+    """Black's piece lands (1.5 s), the board proves the move (1.75 s), Black adjusts it
+    (lifted at 2.5 s, down again at 2.7 s) before White touches anything: the move was
+    finished at 2.7 s, and the replay says so with both clocks charged again."""
+    events = [*quiet(1000, 11, 1500, 15), {"t": 2500, "lift": 15}, {"t": 2700, "place": 15},
+              *quiet(4000, 22, 4500, 18)]
+    out = replayed(events, "1+2")
+    first, again, second = [r for r in out if "clock" in r]
+    assert first["clock"] == {"white": 60000, "black": 61500}
+    assert again == {"t": 2700, "ply": 1, "clock": {"white": 60000, "black": 60300}}
+    assert second["clock"] == {"white": 60200, "black": 60300}  # White: 2.7 to 4.5 s
+
+
+def test_crowning_is_not_the_movers_time() -> None:
+    """A man crowned: lifted off its square and a king put down (the opponent's to do,
+    seed 002 3.6) does not charge the mover."""
+    events = [{"t": 1000, "lift": 6}, {"t": 1500, "place": 1},  # 6-1 crowns White's man
+              {"t": 2500, "lift": 1}, {"t": 3000, "place": 1}]
+    out: list[dict] = []
+    replay(ENGLISH, (json.dumps(e) for e in events), out.append,
+           fen="W:W6:B28", clock=parse_time_control("1+0"))
+    records = [r for r in out if "clock" in r]
+    assert len(records) == 1 and records[0]["clock"]["white"] == 59500
+
+
+def test_the_status_file_and_command_tell_the_clocks(tmp_path: Path) -> None:
+    from host.commands.status import _clock_line
+    from host.status import StatusWriter
+
+    game, _ = session(tmp_path)
+    run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
+    writer = StatusWriter(game.config.status_file, board="sim", layout="standard-8x8")
+    writer.update(game, force=True)
+    clock = json.loads(game.config.status_file.read_text())["game"]["clock"]
+    assert clock["control"] == "1+2" and clock["running"] == "W"
+    assert clock["black"] == 61500
+    assert _clock_line(clock).startswith("clock 1+2: White ") and "(running)" in _clock_line(clock)
+
+
+def test_setting_the_pieces_up_is_nobodys_time(tmp_path: Path) -> None:
+    """A new game on a board not yet set up: the clock starts with the first change made
+    on the board once it is right, not with the setting up."""
+    game, _ = session(tmp_path, clock="1+0")
+    start = game.recogniser.expected
+    game.new_game(0.5, occupied=start - {22, 23})  # two pieces still missing
+    game.observe(3.0, start - {23})
+    state = game.game_clock.state(3.0)
+    assert state is not None and state["running"] is None
+    game.observe(4.0, start)  # set up
+    game.observe(10.0, start - {9})  # English: Black's first lift starts Black's time
+    state = game.game_clock.state(12.0)
+    assert state is not None and state["running"] == "B" and state["black"] == 58000

@@ -63,3 +63,40 @@ def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  #
     session.observe(2.0, final(position, human))
     assert computer.thinking and clocks[-1] is not None
     assert (clocks[-1].time_left_ms, clocks[-1].increment_ms) == (42_000.0, 2_000.0)
+
+
+def test_on_a_timed_game_the_computer_thinks_by_the_game_clock(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A 1+1 game: the computer's search gets its clock as the board's clock shows it when
+    its turn begins (its time runs from the person's move finished) and the increment."""
+    from host.announce import Announcer
+    from host.computer_player import ComputerPlayer
+    from host.config import Config
+    from host.session import Session
+    from tests.host.test_computer_player import LateOpponent, final
+
+    config = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False,
+                    data_dir=tmp_path, white="human", black="computer:4", clock="1+1")
+    session = Session(config, Announcer("en"), resume=False, now=0.0)
+    late = LateOpponent()
+    clocks: list = []
+    start = late.start
+
+    def recording_start(game, level, *, on_result=None, clock=None):  # type: ignore[no-untyped-def]
+        clocks.append(clock)
+        return start(game, level, on_result=on_result, clock=clock)
+
+    late.start = recording_start  # type: ignore[method-assign]
+    now = [0.0]
+    computer = ComputerPlayer(session, lambda: late, post=lambda deliver: deliver(),
+                              clock=lambda: now[0])
+    position = session.game.position
+    human = position.parse_move("c3-d4")
+    session.observe(0.5, position.occupied() - {human.origin})  # White's clock starts
+    now[0] = 2.0
+    session.observe(2.0, final(position, human))  # finished at 2.0
+    now[0] = 3.0
+    session.observe(3.0, final(position, human))  # proved: Black's time ran from 2.0
+    assert computer.thinking and clocks[-1] is not None
+    clock = clocks[-1]
+    assert clock.increment_ms == 1000
+    assert clock.time_left_ms == pytest.approx(59_000, abs=300)  # a second gone already

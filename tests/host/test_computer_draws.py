@@ -40,7 +40,9 @@ BRAZILIAN = get_variant("brazilian")
 # White (the person) to move; Black is the computer.
 BLACK_FIVE_DOWN = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10"
 BLACK_FIVE_UP = "W:W22,23,24,25,26,27,28:B1,2,3,4,5,6,7,8,9,10,11,12"
-LEVEL_ENDING = "W:W26,30:B3,7"  # two men each, nothing to win: the search scores 0
+LEVEL_ENDING = "W:W26,30:B3,7"  # two men each: an ending (the rules are given the score)
+# two kings each, placed so that every depth of search scores it 0 (not a material draw)
+LEVEL_KINGS = "W:WK25,K30:BK3,K8"
 KING_AGAINST_KING = "W:WK32:BK1"
 
 
@@ -84,7 +86,7 @@ def test_a_dead_level_ending_is_accepted_a_level_middlegame_is_not() -> None:
 
 @pytest.mark.parametrize(("fen", "answer", "ends"), [
     (BLACK_FIVE_DOWN, "The computer accepts the draw.", True),
-    (LEVEL_ENDING, "The computer accepts the draw.", True),
+    (LEVEL_KINGS, "The computer accepts the draw.", True),
     (KING_AGAINST_KING, "The computer accepts the draw.", True),
     (BLACK_FIVE_UP, "The computer declines the draw: it stands better.", False),
 ])

@@ -18,7 +18,6 @@ from host.config import Config
 from host.gestures import start_menu
 from host.live import Control, Hands, Refused, Runtime
 from host.live_board import LiveBoard
-from host.pieces import PieceTracker, position_pieces
 from host.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,26 +102,29 @@ def test_the_bus_refuses_unknown_kinds_and_unsubscribes() -> None:
 # -- pieces as drawn ------------------------------------------------------------------------
 
 
-def test_the_tracker_follows_hands_and_shows_kings_as_the_game_knows_them() -> None:
-    variant = get_variant("brazilian")
-    position = variant.initial_position()
-    tracker = PieceTracker(position_pieces(position))
-    board = set(position.occupied())
-    board -= {22}
-    tracker.follow(frozenset(board), position)
-    board |= {18}
-    tracker.follow(frozenset(board), position)
-    assert tracker.pieces(position)[18] == "W"
-    # A black man taken off and a spare black king put down from the tray.
-    board -= {9}
-    tracker.follow(frozenset(board), position)
-    tracker.placing(13, "BK")
-    board |= {13}
-    tracker.follow(frozenset(board), position)
-    assert tracker.pieces(position)[13] == "BK"
-    crowned = position.from_fen("W:WK29:B1", variant)
-    tracker.reset({29: "W", 1: "B"})
-    assert tracker.pieces(crowned) == {1: "B", 29: "WK"}  # the switch cannot see the crown
+def test_the_page_draws_recognitions_pieces_and_the_tray_piece_it_was_told(
+    tmp_path: Path,
+) -> None:
+    # One truth: the runtime's state and `piece_on` are the session's (the recogniser's)
+    # account; a spare piece put down from the simulator's tray is what the page said.
+    runtime = live(tmp_path)
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await runtime.hands(Hands("lift", 22))
+        await runtime.hands(Hands("place", 18))
+        assert runtime.piece_on(18) == "W"
+        await until(lambda: runtime.session.game.moves)
+        await runtime.hands(Hands("lift", 9))  # a black man off (a knock)
+        await runtime.hands(Hands("place", 13, piece="BK"))  # a black king from the tray
+        state = runtime.state()
+        assert state["pieces"] == {str(sq): p for sq, p in runtime.session.pieces().items()}
+        assert state["pieces"]["13"] == "BK" and runtime.piece_on(13) == "BK"
+        assert runtime.session.recogniser.pieces()[13] == "BK"
+        runtime.stop()
+        await task
+
+    asyncio.run(play())
 
 
 # -- the runtime --------------------------------------------------------------------------

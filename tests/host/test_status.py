@@ -57,6 +57,16 @@ def test_the_status_file_says_board_game_and_turn_and_is_replaced_whole(tmp_path
     assert writer.update(s)
     data = json.loads(s.config.status_file.read_text())
     assert data["game"]["moves"] == 1 and data["game"]["turn"] == "B"
+    assert data["pieces"] == {str(sq): p for sq, p in s.pieces().items()}
+    assert data["pieces"]["17"] == "W" and "22" not in data["pieces"]
+    # a piece lifted (the board changes, the game does not): written within a second,
+    # with the piece gone from `pieces`
+    run_stream(s, [json.dumps({"t": 2000, "lift": 9})])
+    clock.now += 0.5
+    assert not writer.update(s)
+    clock.now += 0.6
+    assert writer.update(s)
+    assert "9" not in json.loads(s.config.status_file.read_text())["pieces"]
     # problems logged while running are in the file
     logger = logging.getLogger("host.test.status")
     logger.addHandler(problems)

@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from conftest import BoardServer
+from conftest import BoardServer, screenshot
 
 from engine.pdn import read_games
 from host.broadcast import topics
@@ -49,7 +49,7 @@ def test_a_live_board_publishes_its_moves_and_shows_its_players(
     pairing = read_pairings("board,board_id,white,black\n1,b1,Ana,Bia\n", "round.csv",
                             event="Clube", round_name="3")
     publish_round(broker.settings("organiser"), pairing)
-    watcher = Watcher(broker.settings("relay"), f"{topics.ROOT}/board/b1/#")
+    watcher = Watcher(broker.settings("watcher"), f"{topics.ROOT}/board/b1/#")
     board = _board(tmp_path / "b1", broker.url, broker.password_file("b1")).start()
     try:
         state = board.wait_for(lambda s: s["tags"].get("White") == "Ana")
@@ -104,3 +104,51 @@ def test_a_live_board_whose_broker_never_answers_plays_and_stops_at_once(
     kept = [json.loads(line) for line in lines]
     moves = [json.loads(entry["payload"]) for entry in kept if entry.get("topic") == MOVE_B1]
     assert [move["ply"] for move in moves] == [1]
+
+
+def test_the_spectator_page_shows_each_game_and_follows_its_moves(
+    broker: Broker, page, tmp_path: Path,  # noqa: F811  (the imported fixture)
+) -> None:
+    """The relay's page in Chromium: the round as it connects, then each board's moves
+    as they come, a board's second game after its first, and one game followed."""
+    from host.broadcast.relay import Relay
+    from host.broadcast.spectators import SpectatorServer
+    from tests.broadcast.club import command, first_moves, last_t, quiet_events, reset_to_start
+    from tests.broadcast.conftest import BoardProcess
+
+    pairing = read_pairings("board,board_id,white,black\n1,b1,Ana,Bia\n2,b2,Caio,Duda\n",
+                            "round.csv", event="Clube", round_name="4")
+    publish_round(broker.settings("organiser"), pairing)
+    out = tmp_path / "out"
+    relay = Relay(broker.settings("relay"), out, log=lambda _t: None).start()
+    assert relay.caught_up.wait(20)
+    server = SpectatorServer(relay, out, "127.0.0.1", 0).start()
+    board = None
+    try:
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        expect(page.locator("#title")).to_have_text("Clube", timeout=10_000)
+        cards = page.locator(".card")
+        expect(cards).to_have_count(2)
+        expect(cards.nth(0)).to_contain_text("Ana – Bia")
+        moves = first_moves("brazilian", 6)
+        lines = quiet_events(moves)
+        t = last_t(lines) + 1000
+        lines.append(command(t, "resign"))
+        lines.append(reset_to_start("brazilian", t + 3000))
+        lines += quiet_events(first_moves("brazilian", 2, skip=1), t0=t + 6000)
+        board = BoardProcess(tmp_path / "b1", broker, "b1", "brazilian")
+        board.feed(lines)
+        assert board.finish() == 0, board.log()
+        expect(cards).to_have_count(3, timeout=15_000)  # board 1's second game
+        expect(cards.nth(0)).to_contain_text("0-1")
+        expect(cards.nth(1)).to_contain_text("game 2")
+        expect(cards.nth(1)).to_contain_text("2 plies")
+        screenshot(page, "spectators")
+        cards.nth(0).click()
+        expect(page.locator("#follow-moves li")).to_have_count(3)
+        expect(page.locator("#follow-title")).to_contain_text("Ana – Bia 0-1")
+    finally:
+        if board is not None:
+            board.stop()
+        server.stop()
+        relay.stop()

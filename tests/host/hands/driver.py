@@ -20,6 +20,15 @@ from .positions import partial_finals, rest_stops
 from .table import Table
 from .timing import MODEL, Timing
 
+#: ms within which a switch's change undone is its contact chattering (table.py's bounce)
+CHATTER = 10
+
+
+def _chatter(change: tuple[float, int, bool], changes: list[tuple[float, int, bool]]) -> bool:
+    """Is `change` a contact chattering: the same switch changed just before it?"""
+    t, square, _ = change
+    return any(t - CHATTER <= u < t and sq == square for u, sq, _ in changes)
+
 
 @dataclass
 class Scenario:
@@ -154,6 +163,7 @@ class Driver:
         square another hand just changed comes `apart` ms after it at least (the
         profile's `hands_apart` unless given)."""
         self.clear_path(move)
+        self.extend_finish()
         # One hand cannot take a piece off a square a few ms after another hand put it
         # there: the next player's first touch of a square comes a moment after.
         apart = self.timing.hands_apart if apart is None else apart
@@ -199,11 +209,20 @@ class Driver:
         start = max(
             t for t, sq, closed in changes if sq == move.origin and not closed and t < landed
         )
+        if move.promotes:
+            # A man lifted off its new square and a king put down, nothing else between,
+            # is the crowning: the opponent's to do, not the move's landing.
+            steps = [c for c in changes if c[0] > start and not _chatter(c, changes)]
+            landed = max(
+                t for i, (t, sq, closed) in enumerate(steps)
+                if sq == move.destination and closed
+                and not (i and steps[i - 1][1] == sq and not steps[i - 1][2])
+            )
         return max(
-            t
-            for t, sq, closed in changes
-            if t >= start
-            and ((sq == move.destination and closed) or (sq in move.captures and not closed))
+            [landed, *(
+                t for t, sq, closed in changes
+                if t >= start and sq in move.captures and not closed
+            )]
         )
 
     def sync_kings(self) -> None:
@@ -219,36 +238,45 @@ class Driver:
         square): taken off at once, before the move starts."""
         needed = {sq for path in (move.paths or (move.path,)) for sq in path}
         for square in [sq for sq in self.lingering if sq in needed]:
-            self.remove_lingering(square, finishing=True)
+            self.remove_lingering(square)
             self.table.wait(150, 500)
 
-    def remove_lingering(self, square: int | None = None, *, finishing: bool = False) -> None:
-        """Take a forgotten captured piece off. `finishing`: before the next move starts;
-        if nothing happened since the last move was finished and the piece is one it
-        captured, taking it off is that move's last action (it finishes later)."""
+    def remove_lingering(self, square: int | None = None) -> None:
         if not self.lingering:
             return
         square = self.lingering[0] if square is None else square
         self.lingering.remove(square)
         self.table.remove(square)
+
+    def extend_finish(self) -> None:
+        """The last move is finished at its mover's last action that belongs to it before
+        the next player's first: its piece put down on its end square again (adjusted,
+        brought back, crowned), a captured piece taken off later. Called before the next
+        move starts (and at the end): what the hands did since it was played counts
+        until someone else's hand changed the board (a piece lifted or put down off the
+        move's squares that leaves the board unlike the game, and is not a knock or a
+        chatter put back within the profile's `knock_back`)."""
         move = self.previous_move
-        if finishing and move is not None and square in move.captures and self.finished:
-            own = {move.origin, move.destination, *move.path, *move.captures}
-            after = self.position.occupied()
-            since = self.finished[-1]
-            changes = sorted(self.table.changes)
-            undone = self.timing.knock_back[1]
-            # Nobody started since (an earlier move's forgotten piece taken off, making
-            # the board agree with the game again, is nobody's start; nor is a switch
-            # chattering or a knock put back by a hand).
-            if not any(
-                t > since
-                and sq not in own
+        if move is None or not self.finished:
+            return
+        own = {move.origin, move.destination, *move.path, *move.captures}
+        after = self.position.occupied()
+        changes = sorted(c for c in self.table.changes if c[0] <= self.table.t)
+        undone = self.timing.knock_back[1]
+        finish = self.finished[-1]
+        for t, sq, closed in changes:
+            if t <= finish or any(t < u <= t + CHATTER and s == sq for u, s, _ in changes):
+                continue  # (a switch chattering is no action)
+            landing = sq == move.destination and closed and not move.promotes  # (crowning)
+            if landing or (sq in move.captures and not closed):
+                finish = t
+            elif (
+                sq not in own
                 and (sq in after) != closed
                 and not any(t < u <= t + undone and s == sq for u, s, _ in changes)
-                for t, sq, closed in changes
             ):
-                self.finished[-1] = self.table.t
+                break  # the next player's first action
+        self.finished[-1] = finish
 
     def style(self, style: Style | None = None) -> Style:
         """`style` (or the plain one) with the paces it leaves open from the profile."""
@@ -267,7 +295,8 @@ class Driver:
         # Whatever was forgotten is taken off at the end (unless that is the question).
         while self.lingering and not self.ambiguous:
             self.table.wait(300, 1500)
-            self.remove_lingering(finishing=True)
+            self.remove_lingering()
+        self.extend_finish()
         scan = self.rng.uniform(*self.scan_range)
         phase = self.rng.uniform(0, scan)
         events = self.table.events(self.start.occupied(), scan, phase)

@@ -113,17 +113,24 @@ class _Shove:
         t.wait(200, 600)
 
 
+#: the longest run of instant replies before a player stops to think (a blitz chain)
+CHAIN = 5
+
+
 def instant_reply(d: Driver, plies: int) -> None:
-    """Blitz replies that start with the landing: the reply's piece lifted 0 to 100 ms
-    after the mover's last action (a third in the same millisecond), and a reply that
-    captures the piece that just landed taking it off first, 0 to 60 ms after it landed,
-    often before the switch has seen it land. Then only the reply tells where the piece
-    went: that is played only where the reply tells it (`_only_story`)."""
+    """Blitz replies that start with the landing: most replies (up to CHAIN in a row)
+    start 0 to 100 ms after the mover's last action (a third in the same millisecond),
+    the others after a pause to think; a reply that captures the piece that just landed
+    takes it off first, 0 to 60 ms after it landed, often before the switch has seen it
+    land. Then only the reply tells where the piece went: that is played only where the
+    reply tells it (`_only_story`)."""
     snatch = False
+    chain = 0
     for _ in range(plies):
         previous = d.previous_move
+        instant = previous is not None and chain < CHAIN and d.rng.random() < 0.7
         takers = []
-        if snatch and previous is not None:
+        if instant and snatch and previous is not None:
             takers = [m for m in d.moves() if previous.destination in m.captures]
         if takers:
             move = d.rng.choice(takers)
@@ -132,8 +139,10 @@ def instant_reply(d: Driver, plies: int) -> None:
         if move is None:
             return
         apart = None
-        before = 0.2
-        if takers and previous is not None:
+        if not instant:
+            d.pause()
+            chain = 0
+        elif takers and previous is not None:
             # The landed piece comes off first, with the landing or just after it.
             sq = previous.destination
             landed = d.table.last_change(sq)
@@ -141,11 +150,14 @@ def instant_reply(d: Driver, plies: int) -> None:
             d.table.remove(sq)
             d.table.wait(0, 60)
             apart = 0.0
-        elif previous is not None:
+            chain += 1
+        else:
             d.table.t += 0.0 if d.rng.random() < 0.33 else d.rng.uniform(0, 100)
-        # Will the reply take this piece off before it is seen? Only where the switches
+            chain += 1
+        # May the reply take this piece off before it is seen? Only where the switches
         # can still tell what was played; then this move's captured pieces come off
         # before it lands (its landing is its last action).
+        before = 0.2
         snatch = False
         if not d.ends(move) and d.rng.random() < 0.8:
             after = d.position.play(move)
@@ -156,6 +168,7 @@ def instant_reply(d: Driver, plies: int) -> None:
             air=d.timing.blitz_air, removal_gap=d.timing.blitz_removal_gap, before=before
         )
         d.play(move, style, apart=apart)
+    d.pause()
 
 
 def _offered(d: Driver):

@@ -183,4 +183,7 @@ def touch_move_club(d: Driver, plies: int) -> None:
         t.wait(150, 600)
         t.place(went_on, piece)
         wrong_then_back(d, piece, went_on, move.destination)
+        # The mover's own piece back on its end square, nobody else having acted: the
+        # move's last action (the clock charges it to here: docs/play.md, timed games).
+        d.finished[-1] = d.table.t
         d.pause()
