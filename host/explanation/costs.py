@@ -91,6 +91,10 @@ KNOCK_STAYS = 1.0
 #: A piece lifted out of turn (a touch) is put back within about a second (judgement:
 #: the touch families of tests/host/hands put it back within 0.8 s of the landing).
 TOUCH_HELD = 1.5
+#: A crowned man lifted to stack a king on it is back within about two seconds: a reach
+#: for a captured piece beside the board, a grasp, the stack put down [MTM reach and
+#: grasp 0.2-0.3 s each; the rest judgement].
+CROWNING = 2.0
 #: A player carries the moving piece to its square within about a second; slow players
 #: think with it in the hand for several (judgement). Only matters between two stories
 #: that disagree on who holds what while the board stays still.
@@ -122,6 +126,10 @@ BRUSH = 0.3
 TOUCH = 0.2
 #: A piece knocked off its square (rocked off the switch, or pushed to a neighbour).
 KNOCK = 0.5
+#: The last move's piece knocked while its mover may still go on with it (home play):
+#: the mover's own hand, still over it, is the likelier to have lifted it, so a knock
+#: by another costs half a MARGIN more (judgement).
+KNOCK_MOVED = KNOCK + MARGIN / 2
 #: A second piece lifted out of turn by a hand that already holds one.
 SECOND = 0.8
 #: The last move's piece lifted again by its player before the opponent acted (to
@@ -152,6 +160,10 @@ ANTICIPATED = MARGIN
 UNSEEN = 0.8
 #: Lifting a piece that has no legal move (the capture alert).
 IMMOVABLE = 0.4
+#: A hand that says which piece it puts down (the simulator's tray, the page's hand) is
+#: believed: a story with a piece of the other colour there costs as much as a wrong
+#: board (judgement).
+TOLD = WRONG
 #: A piece that came down faster than a hand can carry it (see `carry_cost`): it was
 #: pushed, never carried, so no story of a move explains it (beyond a wrong board).
 TOO_FAST = WRONG + MARGIN
@@ -179,6 +191,9 @@ class Term:
     slow: float = 0.0
     #: at its cap the condition has lasted past all plausibility: a wrong board
     wrong: bool = False
+    #: the condition waits for the hand, and stands still while that hand puts back
+    #: pieces it knocked (story.py: `knocked_since`)
+    pauses: bool = False
 
     def at(self, now: float) -> float:
         lasted = max(0.0, now - self.start)
@@ -235,14 +250,21 @@ def touch_down(start: float) -> Term:
 
 def removing(start: float) -> Term:
     """A capture landed on its end square with captured pieces still to come off:
-    MARGIN after HOLD, but never a wrong board (the player may have forgotten them)."""
-    return Term(start, MARGIN / HOLD, STILL_REMOVING)
+    MARGIN after HOLD, but never a wrong board (the player may have forgotten
+    them); not while the hand puts back pieces it knocked."""
+    return Term(start, MARGIN / HOLD, STILL_REMOVING, pauses=True)
 
 
 def held(start: float) -> Term:
     """A piece touched out of turn, still in the hand: free for TOUCH_HELD, then MARGIN
     a second, up to just under a wrong board (like the moving piece in the hand)."""
     return Term(start + TOUCH_HELD, MARGIN, WRONG - MARGIN / 2)
+
+
+def crowning(start: float) -> Term:
+    """A crowned man in the hand to have a king stacked on it: free for CROWNING, then
+    MARGIN a second, up to just under a wrong board (like a touch held)."""
+    return Term(start + CROWNING, MARGIN, WRONG - MARGIN / 2)
 
 
 def in_air(start: float) -> Term:

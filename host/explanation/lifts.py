@@ -28,6 +28,7 @@ from host.explanation.story import CROWN, KNOCK, STRAY, TOUCH, Loose, Story, Und
 from host.explanation.turns import (
     Context,
     compatible,
+    crowned_on,
     ending_on,
     finish,
     off_board,
@@ -42,7 +43,7 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     ply = story.ply
     if ply is not None and ply.on == square:
         # (or, done there, the next player taking it off for their capture)
-        return [_goes_on(story, now), *_lazy(story, square, now, ctx)]
+        return [_goes_on(story, now, ctx), *_lazy(story, square, now, ctx)]
     for ghost, since in story.ghosts:
         if ghost == square:  # (a slid piece's square letting go late)
             if since >= now:
@@ -66,12 +67,14 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     return found + _snatched(story, square, now, ctx) + _lazy(story, square, now, ctx)
 
 
-def _goes_on(story: Story, now: float) -> Story:
-    """The ply's piece lifted off the square it rested on, to go on."""
+def _goes_on(story: Story, now: float, ctx: Context) -> Story:
+    """The ply's piece lifted off the square it rested on, to go on (or, a man crowned
+    there, to have a king stacked on it)."""
     ply = story.ply
     assert ply is not None and ply.on is not None
     rested = ply.rest.ended(now) if ply.rest is not None else 0.0
-    carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None)
+    carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None,
+                      crowned_at=crowned_on(story, ctx))
     return replace(story, ply=carried, fixed=story.fixed + rested)
 
 
@@ -132,7 +135,7 @@ def _other_lifted(
     opened = None
     if last is not None and last.destination == square:
         if last.promotes and not story.crowned:
-            crown = Loose(CROWN, piece, square, None, square, now)
+            crown = Loose(CROWN, piece, square, None, square, now, term=costs.crowning(now))
             found.append(replace(story, loose=(*story.loose, crown)))
         opened = reopen(story, now, ctx, lifted=True)
         if opened is not None:
@@ -140,13 +143,16 @@ def _other_lifted(
     if not found or not _taken_by_all(story, square, ctx):
         if opened is None:  # (the last move's piece in its mover's hand: it goes on)
             found.append(_touched(story, square, piece, now, ctx))
-        # (the last move's piece, while its mover may still go on with it or has only
-        # just let go of it, is in the mover's hand again: not knocked)
-        goes_on = opened is not None and opened.ply is not None and not opened.ply.bound
-        if last is None or last.destination != square or (
-            not goes_on and not _just_released(story, now)
-        ):
+        # (the last move's piece, its mover having only just let go of it, is in the
+        # mover's hand again: not knocked; while its mover may still go on with it,
+        # their hand, still over it, is the likelier)
+        if last is None or last.destination != square:
             found.append(_knocked(story, square, piece, now))
+        elif not _just_released(story, now):
+            goes_on = opened is not None and opened.ply is not None and not opened.ply.bound
+            knock = _knocked(story, square, piece, now)
+            extra = costs.KNOCK_MOVED - costs.KNOCK if goes_on else 0.0
+            found.append(replace(knock, fixed=knock.fixed + extra))
     return found
 
 

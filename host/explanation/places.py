@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.position import Piece
 from host.explanation import costs
 from host.explanation.rules import Path, geometry_for
 from host.explanation.story import (
@@ -46,6 +47,23 @@ from host.explanation.turns import (
 
 def on_place(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     """Every story that extends `story` by a piece arriving on `square` at `now`."""
+    told = dict(ctx.told).get(square)
+    found = _arrivals(story, square, now, ctx, told)
+    if told is None:
+        return found
+    return [
+        replace(found_story, fixed=found_story.fixed + costs.TOLD)
+        if (piece := found_story.piece_at(square)) is not None and piece.color != told.color
+        else found_story
+        for found_story in found
+    ]
+
+
+def _arrivals(
+    story: Story, square: int, now: float, ctx: Context, told: Piece | None
+) -> list[Story]:
+    """The stories of `on_place`; a piece from outside the game is the piece the hand
+    said it puts there (`told`), if it said."""
     found: list[Story] = []
     ply = story.ply
     if ply is not None and ply.lifted and ply.on is None:
@@ -55,7 +73,7 @@ def on_place(story: Story, square: int, now: float, ctx: Context) -> list[Story]
             found += _loose_down(story, loose, square, now, ctx)
     if ply is not None and square in ply.removed:
         found.append(_put_back(story, ply, square))
-    stray = Loose(STRAY, None, None, square, None, now)
+    stray = Loose(STRAY, told, None, square, None, now)
     found.append(replace(story, loose=(*story.loose, stray), fixed=story.fixed + costs.WRONG))
     found += _pushed_ahead(story, square, now) + _slid_on(story, square, now, ctx)
     return found + _lazy(story, square, now, ctx)
@@ -119,8 +137,10 @@ def _comes_down(
     early = square != ply.origin
     if early:
         cost += costs.held_early(ply.early) + _anticipated(story, ply, paths)
+    crowned = ply.crowned_at if ply.crowned_at and ply.crowned_at[0] == square else None
     down = replace(
-        ply, on=square, since=now, last=now, early=0.0 if early else ply.early, touched=True
+        ply, on=square, since=now, last=now, early=0.0 if early else ply.early, touched=True,
+        crowned_at=crowned,
     )
     found: list[Story] = []
     if square == ply.origin and ply.was is None:
@@ -204,7 +224,7 @@ def _loose_down(
         others, ended = _hand_over(rest, loose, now)
         crowned = story.crowned or loose.kind == CROWN
         back = replace(story, loose=others, crowned=crowned, fixed=story.fixed + ended)
-        return [_free_again(story, back, now)]
+        return [_finished_again(_free_again(story, back, now), loose, now)]
     found: list[Story] = []
     geometry = geometry_for(story.position.variant)
     if (
@@ -223,6 +243,19 @@ def _loose_down(
     astray = replace(loose, kind=STRAY, at=square, since=now, term=None, stroke=None)
     found.append(replace(story, loose=(*others, astray), fixed=story.fixed + ended + costs.WRONG))
     return found
+
+
+def _finished_again(story: Story, loose: Loose, now: float) -> Story:
+    """The last move's piece, astray since, put back on its end square before the next
+    player acted: the mover finishing the move, finished now."""
+    if loose.kind != STRAY or story.ply is not None or story.acted or not story.plies:
+        return story
+    last = story.plies[-1]
+    if loose.home != last.move.destination or loose.piece != story.position.piece_at(
+        loose.home
+    ):
+        return story
+    return replace(story, plies=(*story.plies[:-1], replace(last, finished=now)))
 
 
 def _hand_over(
@@ -246,9 +279,13 @@ def _free_again(before: Story, back: Story, now: float) -> Story:
     paused = before.knocked_since()
     if paused is None or back.knocked_since() is not None:
         return back
-    assert back.ply is not None
-    busy = back.ply.busy + max(0.0, now - paused)
-    return replace(back, ply=replace(back.ply, busy=busy))
+    ply = back.ply
+    assert ply is not None
+    if ply.rest is not None:  # (a capture waiting for removals: it waits from now)
+        shift = max(0.0, now - max(paused, ply.rest.start))
+        return replace(back, ply=replace(ply, rest=replace(ply.rest, start=ply.rest.start + shift)))
+    busy = ply.busy + max(0.0, now - paused)
+    return replace(back, ply=replace(ply, busy=busy))
 
 
 def _last_lift(story: Story) -> float:

@@ -16,6 +16,8 @@ announces and draws what it returns. docs/play.md describes the model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import Game, Move, Outcome, Position
 from engine.position import Piece
 from host.explanation import costs
@@ -30,6 +32,7 @@ from host.explanation.turns import Context
 from host.explanation.verdict import claims, rebased, verdict
 from host.hints import Hint
 from host.recognition.events import Event
+from host.recognition.piece_identity import code_of, piece_of
 
 #: a scan changing more squares than this is a board swept or set up: not hands
 #: playing, so the stories start again from the game
@@ -58,6 +61,8 @@ class Recogniser:
         #: the board a takeback command left to be put right (nothing read until it changes)
         self._block: frozenset[int] | None = None
         self._now = start
+        #: pieces a hand said it puts down next on a square (the simulator's tray)
+        self._told: dict[int, Piece] = {}
         self.beam = Beam([self._fresh(start)])
         self._evaluate(start, [])
 
@@ -106,7 +111,9 @@ class Recogniser:
     def pieces(self) -> dict[int, str]:
         """Every occupied square as sensed, with the piece standing there ("W", "B",
         "WK", "BK") as the best story explains the switch history (a piece from outside
-        the game: the one the game has there, else a man of the side to move)."""
+        the game: the one the game has there, else a man of the side to move). A man
+        just crowned is a man until the king is stacked on it (the crowning confirmed):
+        the switches cannot see the king before."""
         best = self.beam.best(self._now)
         position = self.game.position
         shown: dict[int, str] = {}
@@ -114,8 +121,26 @@ class Recogniser:
             piece = best.piece_at(square) or position.piece_at(square) or Piece(
                 position.turn, False
             )
-            shown[square] = piece.color + ("K" if piece.king else "")
+            if square == self.record.crown and piece.king:
+                piece = Piece(piece.color, False)
+            shown[square] = code_of(piece)
         return shown
+
+    def placing(self, square: int, code: str) -> None:
+        """A hand says the next piece it puts down on `square` is `code` ("W", "B", "WK",
+        "BK"): the simulator's tray. A piece from outside the game put there is that one
+        in every story. Raises ValueError for another code."""
+        self._told[square] = piece_of(code)
+
+    def forget_told(self, square: int) -> None:
+        """`square` was emptied where this recogniser was not looking (a spare piece
+        hidden from it): what a hand said it would put there is no longer news."""
+        self._told.pop(square, None)
+
+    def told(self, square: int) -> str | None:
+        """The piece a hand said it puts down next on `square`, if it has not yet."""
+        piece = self._told.get(square)
+        return None if piece is None else code_of(piece)
 
     def awaiting_proof(self) -> bool:
         """Would a move be committed if the board stayed as it is? (A standing story has
@@ -137,10 +162,14 @@ class Recogniser:
                 self._block = None
             if self.display.check and (change.lifted | change.placed) - self.display.check:
                 self.display.check = frozenset()  # play goes on: the reminder has done
+            told = tuple(
+                (sq, self._told.pop(sq)) for sq in sorted(change.placed) if sq in self._told
+            )
             if len(change.lifted) + len(change.placed) > SWEEP:
                 self.beam.replace([self._fresh(now)])
             else:
-                self.beam.advance(now, change.lifted, change.placed, self._context())
+                context = replace(self._context(), told=told)
+                self.beam.advance(now, change.lifted, change.placed, context)
                 if not self.beam.stories:
                     self.beam.replace([self._fresh(now)])
             physical = self.expected | self.lingering
@@ -270,6 +299,7 @@ class Recogniser:
             )
             events += found
             if right:
+                events += self._finished_when_put_right(now)
                 self.beam.replace([self._fresh(now)])
         if self.correcting and unexplained(self.beam, now):
             self.display.show(self.display.correction(self.record, self.beam, self.sensed, now),
@@ -282,6 +312,8 @@ class Recogniser:
         with them are dropped, the rest counted from the last committed ply."""
         committed = self.record.last
         found = verdict(self.beam.within(now), committed)
+        if found.kept is not None:
+            events += self.record.finished_later(now, found.kept)
         if not found:
             return
         done: list[Move] = [] if committed is None else [committed]
@@ -299,6 +331,23 @@ class Recogniser:
         kept = [s for s in (rebased(s, tuple(done)) for s in self.beam.stories) if s is not None]
         self.beam.replace(kept or [self._fresh(now)])
         self.guide.correcting = False
+
+    def _finished_when_put_right(self, now: float) -> list[Event]:
+        """The board is right again and the stories start afresh: the last move was
+        finished at the latest time a standing story says (its mover may have put it
+        right; a piece of it back on its end square finishes it there), as a ply is
+        committed (verdict.py)."""
+        last = self.record.last
+        if last is None:
+            return []
+        times = []
+        for story in self.beam.within(now):
+            if story.plies and story.plies[0].move == last:
+                times.append(story.plies[0].finished)
+            ply = story.ply
+            if ply is not None and ply.was == last and ply.on == last.destination:
+                times.append(ply.since)
+        return self.record.finished_later(now, max(times)) if times else []
 
     def _show_idle(self, now: float) -> None:
         self.display.show(self.display.idle(self.record, self.lingering), self.record)

@@ -27,6 +27,8 @@ class GameRecord:
         #: a man crowned by the last move, until a lift-and-return confirms the king
         self.crown: int | None = None
         self.crown_lifted = False
+        #: when the last move was finished, as its events said (None: no move yet)
+        self.finished: float | None = None
 
     @property
     def last(self) -> Move | None:
@@ -43,8 +45,20 @@ class GameRecord:
         text, side = before.move_text(move), before.turn
         self.game.push(move)
         self.allowed = None
+        self.finished = finished
         events = [Event("move", now, self._data(text, side, move, finished))]
         return events + self._after(now, move)
+
+    def finished_later(self, now: float, finished: float) -> list[Event]:
+        """The last move, read as it was, was finished at `finished`: later than its
+        event said (its mover acted on it again before the next player began), a
+        `move-finished` event says so, for the clock."""
+        if self.finished is None or not self.game.moves or finished <= self.finished + 1e-9:
+            return []
+        self.finished = finished
+        side = "B" if self.game.position.turn == "W" else "W"  # who made the last move
+        data = {"ply": len(self.game.moves), "side": side, "finished": finished}
+        return [Event("move-finished", now, data)]
 
     def correct(self, now: float, move: Move, finished: float) -> list[Event]:
         """The last move went on to `move` (the same piece): replace it."""
@@ -52,6 +66,7 @@ class GameRecord:
         before = self.game.position
         data = self._data(before.move_text(move), before.turn, move, finished)
         self.game.push(move)
+        self.finished = finished
         data["fen"] = self.game.fen()
         data["ply"] = len(self.game.moves)
         data["was"] = before.move_text(undone)
@@ -62,6 +77,7 @@ class GameRecord:
         """Take the last move back."""
         undone = self.game.pop()
         text = self.game.position.move_text(undone)
+        self.finished = None  # (the move before: its time is counted already)
         self.outcome = None
         self.crown = None
         self.allowed = None
@@ -71,6 +87,7 @@ class GameRecord:
         """A new game."""
         self.game = game
         self.outcome = game.outcome()
+        self.finished = None
         self.crown = None
         self.allowed = None
         return [Event("new-game", now, {"fen": game.fen(), "side": game.position.turn})]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from engine import Move, Position
 from engine.position import Piece
-from host.explanation.costs import Term, in_air, lagged
+from host.explanation.costs import TOGETHER, Term, in_air, lagged
 
 #: why a piece is off its own square (besides the ply underway)
 TOUCH = "touch"  # lifted out of turn by a hand, to be put back
@@ -65,6 +65,10 @@ class Underway:
     rest: Term | None = None
     early: float = 0.0
     was: Move | None = None
+    #: the square a man stood on crowned, its move complete, and since when: lifted
+    #: and put back there, it was being crowned (a king stacked), and its move was
+    #: finished then
+    crowned_at: tuple[int, float] | None = None
     bound: bool = False
     #: the piece has come down somewhere since it was lifted (no longer carried from rest)
     touched: bool = False
@@ -132,17 +136,28 @@ class Story:
         ply = self.ply
         if ply is not None:
             if ply.rest is not None:
-                found.append(ply.rest)
+                if not ply.rest.pauses or self.knocked_since() is None:
+                    found.append(ply.rest)
             elif ply.lifted and ply.on is None and self.knocked_since() is None:
                 found.append(in_air(ply.since + ply.busy))
         object.__setattr__(self, "_terms", tuple(found))
 
     def knocked_since(self) -> float | None:
-        """When the hand carrying the ply's piece knocked pieces still off (it puts them
-        back before it goes on: the piece in it is not waiting meanwhile), if it did."""
+        """When the hand carrying the ply's piece (or the capture waiting for captured
+        pieces to come off: a `pauses` rest) knocked pieces still off, if it did: it
+        puts them back before it goes on, and the ply is not waiting meanwhile."""
         ply = self.ply
-        if ply is None or not ply.lifted or ply.on is not None:
+        if ply is None or not ply.lifted:
             return None
+        if ply.on is not None:  # (resting: only what the landing hand knocked)
+            if ply.rest is None or not ply.rest.pauses:
+                return None
+            strokes = [
+                loose.stroke for loose in self.loose
+                if loose.kind == KNOCK and loose.stroke is not None
+                and abs(loose.stroke - ply.since) <= TOGETHER + 1e-9
+            ]
+            return min(strokes, default=None)
         strokes = [
             loose.stroke for loose in self.loose
             if loose.kind == KNOCK and loose.stroke is not None and loose.stroke >= ply.since

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine import Move
+from engine.position import Piece
 from host.explanation import costs
 from host.explanation.costs import Term
 from host.explanation.rules import Path, TurnRules, rules_for
@@ -33,6 +34,9 @@ class Context:
     #: squares the lights ask to take a piece from / put one on (correcting a board)
     take: frozenset[int] = frozenset()
     put: frozenset[int] = frozenset()
+    #: pieces a hand said it puts down on a square (the simulator's tray): a piece from
+    #: outside the game put there is that one
+    told: tuple[tuple[int, Piece], ...] = ()
 
     def rules(self, story: Story) -> TurnRules:
         allowed = self.allowed if len(story.plies) == self.first_open else None
@@ -100,6 +104,21 @@ def rest_on(story: Story, ply: Underway, square: int, now: float, ctx: Context) 
     return costs.brush(now, touched=False)
 
 
+def crowned_on(story: Story, ctx: Context) -> tuple[int, float] | None:
+    """The ply's piece stands on the end square of a move that crowns it, every
+    captured piece off: that square, and since when its move was complete."""
+    ply = story.ply
+    if ply is None or ply.on is None:
+        return ply.crowned_at if ply is not None else None
+    if ply.crowned_at is not None and ply.crowned_at[0] == ply.on:
+        return ply.crowned_at
+    off = off_board(story)
+    ends = ending_on(compatible(ctx.rules(story), ply), ply.on, ply.stops)
+    if any(p.move.promotes and p.captures <= off for p in ends):
+        return (ply.on, ply.last)
+    return ply.crowned_at
+
+
 def done_landings(path: Path, stops: tuple[int, ...]) -> int:
     """How many of `path`'s landings the stops have passed."""
     i = 0
@@ -117,6 +136,8 @@ def finish(story: Story, move: Move, finished: float) -> Story:
     A piece the next player already holds becomes their ply (see `_played_on`)."""
     ply = story.ply
     assert ply is not None
+    if ply.crowned_at is not None and ply.crowned_at[0] == move.destination:
+        finished = min(finished, ply.crowned_at[1])  # (then a king stacked on it)
     before = story.position
     after = before.play(move)
     removed = ply.removed
@@ -148,7 +169,12 @@ def finish(story: Story, move: Move, finished: float) -> Story:
         ghosts=story.ghosts,
         fixed=story.fixed + held + (costs.FORGET if forgotten else 0.0),
     )
-    return _played_on(done)
+    played = _played_on(done)
+    if forgotten and played.ply is not None and played.ply.early > costs.TOGETHER:
+        # (the next player's piece was in the hand before the capture was done: nothing
+        # they did since proves the pieces left standing forgotten)
+        played = replace(played, fixed=played.fixed + costs.STILL_REMOVING - costs.FORGET)
+    return played
 
 
 def _played_on(story: Story) -> Story:
@@ -195,6 +221,7 @@ def reopen(story: Story, now: float, ctx: Context, *, lifted: bool) -> Story | N
         last=now,
         rest=None if lifted else costs.removing(now),
         was=move,
+        crowned_at=(move.destination, last.finished) if move.promotes and lifted else None,
         bound=bound,
     )
     if not lifted and ctx.touch_move:

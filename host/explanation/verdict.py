@@ -43,6 +43,10 @@ class Verdict:
 
     corrected: tuple[Move, float] | None
     new: tuple[tuple[Move, float], ...]
+    #: when the committed last move, agreed as it was, was finished (its mover may have
+    #: acted on it again before the next player began: lifted and put back, one more
+    #: captured piece taken off)
+    kept: float | None = None
 
     def __bool__(self) -> bool:
         return self.corrected is not None or bool(self.new)
@@ -60,13 +64,15 @@ def verdict(stories: list[Story], committed: Move | None) -> Verdict:
         for i in range(len(agreed))
     ]
     open_at = 0 if committed is None else 1
-    corrected = None
+    corrected, kept = None, None
     if committed is not None and agreed and agreed[0] != committed:
         if agreed[0].origin != committed.origin:
             return Verdict(None, ())  # (another piece: not a move going on)
         corrected = (agreed[0], finished[0])
+    elif committed is not None and agreed:
+        kept = _finished_by_all(stories, committed)
     new = tuple(zip(agreed[open_at:], finished[open_at:], strict=True))
-    return Verdict(corrected, new)
+    return Verdict(corrected, new, kept)
 
 
 def rebased(story: Story, committed: tuple[Move, ...]) -> Story | None:
@@ -76,3 +82,12 @@ def rebased(story: Story, committed: tuple[Move, ...]) -> Story | None:
     if run[: len(committed)] != committed:
         return None
     return replace(story, plies=story.plies[len(committed) - 1 :])
+
+
+def _finished_by_all(stories: list[Story], committed: Move) -> float | None:
+    """When every story in `stories` says the committed move was finished, at the
+    earliest (None while one has it open again: it is not finished in that one)."""
+    times = [
+        s.plies[0].finished for s in stories if s.plies and s.plies[0].move == committed
+    ]
+    return min(times) if len(times) == len(stories) else None
