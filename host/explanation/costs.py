@@ -88,8 +88,9 @@ GRACE = 3.0
 #: the carry, up to a second more (judgement). The pieces one stroke knocked share the
 #: term, and the moving piece in the hand that knocked them does not wait meanwhile.
 KNOCK_STAYS = 1.0
-#: A piece lifted out of turn (a touch) is put back within about a second (judgement:
-#: the touch families of tests/host/hands put it back within 0.8 s of the landing).
+#: A piece lifted out of turn (a touch) is put back within about a second and a half:
+#: a release and a regrasp take 0.14 s [MTM RL1 + G1A], a player hesitating with the
+#: piece in the hand longer (judgement).
 TOUCH_HELD = 1.5
 #: A crowned man lifted to stack a king on it is back within about two seconds: a reach
 #: for a captured piece beside the board, a grasp, the stack put down [MTM reach and
