@@ -14,12 +14,12 @@ from typing import Any
 
 from engine import Move, Position, get_variant
 from engine.search.api import Analysis
-from host.announce import Announcer
-from host.computer_player import ComputerPlayer
+from host.computer.opponent import ComputerMove, SearchJob
+from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.opponent import ComputerMove, SearchJob
 from host.recognition.recogniser import GRACE, SETTLE
 from host.session import Session
+from host.voice.announce import Announcer
 
 BRAZILIAN = get_variant("brazilian")
 
@@ -27,7 +27,7 @@ BRAZILIAN = get_variant("brazilian")
 class ScriptedOpponent:
     """Answers each search with the first legal move, when `answer()` is called; a
     cancelled search is forgotten (the real worker drops it). The calls are those of
-    host/opponent.py `Opponent` that the computer player makes."""
+    host/computer/opponent.py `Opponent` that the computer player makes."""
 
     def __init__(self) -> None:
         self.waiting: list[tuple[SearchJob, Any]] = []
