@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Position, get_variant
-from host.bounce import without_bounce
 from host.explanation import RECOGNISERS, recogniser_class
-from host.replay import apply, parse_events
+from host.streams.bounce import without_bounce
+from host.streams.replay import apply, parse_events
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "host"))
 from hands import FAMILIES, generate  # noqa: E402

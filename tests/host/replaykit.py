@@ -8,7 +8,7 @@ from typing import Any
 from engine import VARIANTS as ENGINE_VARIANTS
 from engine import Position, get_variant
 from host.explanation import RECOGNISERS, recogniser_class
-from host.replay import replay
+from host.streams.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)
 

@@ -13,9 +13,9 @@ import pytest
 import replaykit
 
 from engine import Game, Position, get_variant
-from host.announce import Announcer
 from host.config import Config
 from host.session import Session
+from host.voice.announce import Announcer
 
 pytestmark = pytest.mark.usefixtures("each_recogniser")
 

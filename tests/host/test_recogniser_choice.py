@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from host.announce import Announcer
 from host.cli import main
 from host.config import Config, load_config
 from host.errors import UserError
 from host.explanation import RECOGNISERS
 from host.explanation.recogniser import Recogniser as Explained
-from host.journal import Journal
 from host.recognition.recogniser import Recogniser as Classic
+from host.records.journal import Journal
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 from tests.paths import REPO as ROOT
 from tests.paths import SHARED
 
