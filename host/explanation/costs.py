@@ -251,9 +251,12 @@ def touch_down(start: float) -> Term:
 
 def removing(start: float) -> Term:
     """A capture landed on its end square with captured pieces still to come off:
-    MARGIN after HOLD, but never a wrong board (the player may have forgotten
-    them); not while the hand puts back pieces it knocked."""
-    return Term(start, MARGIN / HOLD, STILL_REMOVING, pauses=True)
+    MARGIN after HOLD, but never a wrong board (the player may have forgotten them);
+    not while the hand puts back pieces it knocked. Once the next piece comes off, the
+    pause cost nothing: people hesitate between removals up to a second and a half
+    (STILL_REMOVING), so only while it lasts does it weigh "forgotten" against "still
+    coming"."""
+    return Term(start, MARGIN / HOLD, STILL_REMOVING, usual=STILL_REMOVING, pauses=True)
 
 
 def held(start: float) -> Term:
