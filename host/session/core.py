@@ -375,7 +375,7 @@ class Session(BoardCommands, EventHandling, Leds):
             if rec.outcome is not None:
                 return
             if word == "resign":
-                self.resign(now, rec.game.position.turn)
+                self.resign(now, self.resigning_side())
             elif not self.offer_draw(now):
                 self.agree_draw(now)
         elif word == "quit":
@@ -446,6 +446,16 @@ class Session(BoardCommands, EventHandling, Leds):
         self.announcer.announce("draw-agreed")
         self._handle(self.recogniser.finish(now, None, "agreement"))
         self._redraw(now)
+
+    def resigning_side(self) -> str:
+        """The side a resign control (typed, or the page's button) gives up for: the
+        person's when the computer plays exactly one side, whoever is to move (a person
+        pressing resign while the computer thinks resigns for themselves, never for the
+        computer); else the side to move."""
+        levels = computer_levels(self.players, self.config.computer_level)
+        if len(levels) == 1:
+            return "B" if "W" in levels else "W"
+        return self.recogniser.game.position.turn
 
     def resign(self, now: float, side: str) -> None:
         """`side` gives up the game (typed, from the page, or chosen on the board)."""
