@@ -92,6 +92,20 @@ def test_resign_writes_the_pdn_and_new_starts_a_fresh_journal(tmp_path: Path) ->
     assert Journal(cfg.journal).read().moves == [] and session.game.moves == []
 
 
+def test_typed_resign_against_the_computer_gives_up_for_the_person_on_any_turn(
+    tmp_path: Path,
+) -> None:
+    """The person plays White; Black (the computer) is to move when they type resign."""
+    announcer = Announcer("en")
+    session = Session(config(tmp_path, black="computer:1"), announcer)
+    run_stream(session, lines([{"t": 100, "lift": 22}, {"t": 500, "place": 17}]))
+    assert session.game.position.turn == "B" and session.resigning_side() == "W"
+    session.command(5.0, "resign")
+    outcome = session.recogniser.outcome
+    assert outcome is not None and outcome.winner == "B" and outcome.reason == "resignation"
+    assert [a.params for a in announcer.history if a.kind == "resign"] == [{"side": "W"}]
+
+
 def test_takeback_command_guides_the_piece_back(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     session = Session(cfg, Announcer("en"))
