@@ -195,6 +195,15 @@ def test_after_a_resignation_only_what_still_applies_is_enabled(page, shared) ->
     expect(page.locator("#btn-resign")).to_be_enabled()
 
 
+def test_the_players_line_cut_short_is_in_full_in_its_tooltip(page, shared) -> None:
+    fresh(shared, players={"W": "human", "B": "computer:1"})
+    open_board(page, shared)
+    line = page.locator("#players-line")
+    full = "White: Person · Black: Computer · level 1 (beginner)"
+    expect(line).to_have_text(full)
+    expect(line).to_have_attribute("title", full)
+
+
 def test_a_game_won_by_a_move_can_still_be_taken_back(page, shared) -> None:
     fresh(shared, fen="W:W22:B18")
     open_board(page, shared)
