@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING
@@ -67,12 +68,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "run",
         help="play on the board, or on the simulated one in a web page (make run)",
-        description="Follow a game on the board (--board; the simulated one by default), "
-        "with its page in a browser (--listen). Each flag overrides the config files for "
-        "this run; `draughtsboard config` shows the settings in force. "
-        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
-        "A board that is not plugged in or not ready yet is waited for: run says so "
-        "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+        # raw, for the epilog's table; the description is wrapped here as argparse would
+        description=textwrap.fill(
+            "Follow a game on the board (--board; the simulated one by default), "
+            "with its page in a browser (--listen). Each flag overrides the config files for "
+            "this run; `draughtsboard config` shows the settings in force. "
+            f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
+            "A board that is not plugged in or not ready yet is waited for: run says so "
+            "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+            width=79,
+        ),
         epilog=exit_status_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
