@@ -111,12 +111,16 @@ class Session(BoardCommands, EventHandling, Leds):
             self.recogniser = Recogniser(
                 game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
             )
-            self.announcer.announce(
-                "resume-offer", moves=len(game.moves), variant=game.variant.name
-            )
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
-            self._handle(self.recogniser.resume(now))
+            guidance = self.recogniser.resume(now)
+            # "put the lit squares right" only where the board does not stand as the game
+            # does (the simulator, or pieces left where they stood, need nothing done)
+            self.announcer.announce(
+                "resume-offer" if self.recogniser.correcting else "resume-found",
+                moves=len(game.moves), variant=game.variant.name,
+            )
+            self._handle(guidance)
             if not self.recogniser.correcting:
                 self.announcer.announce("resumed", side=game.position.turn)
         else:

@@ -76,6 +76,26 @@ def test_resume_guides_the_board_then_play_continues(tmp_path: Path) -> None:
     assert [a.kind for a in announcer.history][-1] == "board-ok"
 
 
+def test_a_resumed_game_on_a_board_that_stands_right_asks_nothing_of_the_player(
+    tmp_path: Path,
+) -> None:
+    """The simulator sets the pieces up as the game stands (and a board left alone after a
+    power cut stands so): the game is found and resumed, with no "put the lit squares
+    right" for a board that is right."""
+    cfg = config(tmp_path)
+    run_stream(Session(cfg, Announcer("en")), lines([{"t": 100, "lift": 22},
+                                                      {"t": 500, "place": 17}]))
+    standing = Game("brazilian")
+    standing.push_text("c3-b4")
+    announcer = Announcer("en")
+    session = Session(cfg, announcer, occupied=standing.position.occupied())
+    assert not session.recogniser.correcting
+    assert [a.text for a in announcer.history] == [
+        "An unfinished game of Brazilian draughts was found (1 move).",
+        "Game resumed. Black to move.",
+    ]
+
+
 def test_resign_writes_the_pdn_and_new_starts_a_fresh_journal(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     announcer = Announcer("en")
