@@ -19,9 +19,13 @@ from host.computer_player import ComputerPlayer
 from host.config import Config
 from host.opponent import ComputerMove, SearchJob
 from host.recognition.recogniser import GRACE, SETTLE
+from host.recognition.timing import SLIDE
 from host.session import Session
 
 BRAZILIAN = get_variant("brazilian")
+#: a hand's pace between two actions: a carried piece takes far longer than a push
+#: (the recogniser reads a landing within SLIDE of the lift as a knock, never a move)
+HAND = 5 * SLIDE
 
 
 class ScriptedOpponent:
@@ -81,11 +85,11 @@ class Table:
 
     def lift(self, square: int) -> None:
         self.board.discard(square)
-        self.step()
+        self.step(HAND)
 
     def place(self, square: int) -> None:
         self.board.add(square)
-        self.step()
+        self.step(HAND)
 
     def play(self, move: Move) -> None:
         self.lift(move.origin)
