@@ -22,10 +22,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from engine import FenError, Position, get_variant
@@ -120,6 +122,7 @@ def settings(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     check_everything(args)
     config = settings(args)
+    held = hold_journal(config.journal)  # noqa: F841 (held until the process ends)
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
@@ -141,6 +144,44 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def hold_journal(journal: Path) -> IO[str] | None:
+    """One `run` per journal. A second one (`make run` twice, or `run` beside the
+    service) would resume the same game and write the same journal; it is refused,
+    before it reads or says anything, with the first one's pid. The lock is an exclusive
+    `flock` on JOURNAL.lock, held by the returned file for the life of the process (the
+    kernel drops it when the process ends, even by a crash or a power cut). None, and
+    nothing guarded, where no lock can be had (no `fcntl`, a folder not there yet, a file
+    system without locks): the settings' own checks say what is wrong there."""
+    try:
+        import fcntl
+    except ModuleNotFoundError:
+        return None
+    path = journal.with_name(journal.name + ".lock")
+    try:
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (kept open: the lock)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        by = f" (pid {holder})" if holder.isdigit() else ""
+        raise UserError(
+            f"another draughtsboard run{by} is playing the game in {journal}: stop it "
+            "first, or give this one its own --data-dir"
+        ) from None
+    except OSError:
+        handle.close()
+        return None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 def check_everything(args: argparse.Namespace) -> None:
