@@ -122,7 +122,15 @@ def settings(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     check_everything(args)
     config = settings(args)
-    held = hold_journal(config.journal)  # noqa: F841 (held until the process ends)
+    held = hold_journal(config.journal)
+    try:
+        return _run(args, config)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
@@ -146,42 +154,36 @@ def run(args: argparse.Namespace) -> int:
             speaker.close()
 
 
-def hold_journal(journal: Path) -> IO[str] | None:
+def hold_journal(journal: Path) -> int | None:
     """One `run` per journal. A second one (`make run` twice, or `run` beside the
     service) would resume the same game and write the same journal; it is refused,
-    before it reads or says anything, with the first one's pid. The lock is an exclusive
-    `flock` on JOURNAL.lock, held by the returned file for the life of the process (the
-    kernel drops it when the process ends, even by a crash or a power cut). None, and
-    nothing guarded, where no lock can be had (no `fcntl`, a folder not there yet, a file
-    system without locks): the settings' own checks say what is wrong there."""
+    before it reads or says anything. The lock is an exclusive `flock` on the journal's
+    folder (the journal itself is replaced by renames), held by the returned descriptor
+    for the life of the process: the kernel drops it when the process ends, even by a
+    crash. Nothing is written and no file is kept open for writing, so a full card or one
+    turned read-only is met as before. None, and nothing guarded, where no lock can be
+    had (no `fcntl`, a folder not there yet, a file system without locks)."""
     try:
         import fcntl
     except ModuleNotFoundError:
         return None
-    path = journal.with_name(journal.name + ".lock")
     try:
-        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (kept open: the lock)
+        folder = os.open(journal.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return None
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        handle.seek(0)
-        holder = handle.read().strip()
-        handle.close()
-        by = f" (pid {holder})" if holder.isdigit() else ""
+        os.close(folder)
         raise UserError(
-            f"another draughtsboard run{by} is playing the game in {journal}: stop it "
-            "first, or give this one its own --data-dir"
+            f"another draughtsboard run is playing the game in {journal} "
+            "(draughtsboard status says which): stop it first, or give this one its own "
+            "--data-dir"
         ) from None
     except OSError:
-        handle.close()
+        os.close(folder)
         return None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"{os.getpid()}\n")
-    handle.flush()
-    return handle
+    return folder
 
 
 def check_everything(args: argparse.Namespace) -> None:

@@ -148,8 +148,9 @@ def test_a_second_run_on_the_same_journal_is_refused_before_it_says_anything(
         assert second.returncode == 2
         assert second.stdout == ""  # no "unfinished game found", no "resumed"
         assert second.stderr == (
-            f"draughtsboard: another draughtsboard run (pid {first.pid}) is playing the game "
-            f"in {journal}: stop it first, or give this one its own --data-dir\n")
+            f"draughtsboard: another draughtsboard run is playing the game in {journal} "
+            "(draughtsboard status says which): stop it first, or give this one its own "
+            "--data-dir\n")
         assert first.poll() is None and journal.read_bytes() == before
         first.send_signal(signal.SIGTERM)
         assert first.wait(timeout=15) == 0
