@@ -16,7 +16,7 @@ from engine import FenError
 from host.clock.control import parse_time_control
 from host.commands._engine_args import add_variant_argument, variant_from
 from host.errors import UserError
-from host.replay import replay
+from host.streams.replay import replay
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

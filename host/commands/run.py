@@ -1,7 +1,7 @@
 """`draughtsboard run`: play on the board (or the simulator) with hints, speech and a journal.
 
 Settings come from the config files; flags override them for one run
-(docs/config.md). The live game runs in `host.live` with the board's page
+(docs/config.md). The live game runs in `host.live.runtime` with the board's page
 served alongside (`--listen`, docs/web.md); typed commands (takeback, new,
 resign, draw, quit, or their Portuguese words) are read only when standard
 input is a terminal, so a service keeps running. `--events FILE` drives the
@@ -12,7 +12,7 @@ docs/broadcast.md) either one publishes its game as it goes.
 Before anything starts, the settings are checked as `config --check` checks
 them, every folder and file they name included (host/config/places.py), and
 every problem is reported at once (exit status 2). A
-real board that is missing or not ready is waited for (host/live.py), as long
+real board that is missing or not ready is waited for (host/live/runtime.py), as long
 as `--wait-for-board` allows; the exit statuses are host/errors.py's.
 """
 
@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from engine import FenError, Position, get_variant
-from host.announce import Announcer, console_listener, speech_listener
-from host.bus import Update
+from host.appliance.logs import RecentProblems, setup_logging
 from host.config import (
     Config,
     add_config_argument,
@@ -43,16 +42,17 @@ from host.config import (
     load_config,
 )
 from host.errors import UserError, exit_status_help
-from host.games import resumable_game, variant_to_play
-from host.logs import RecentProblems, setup_logging
-from host.messages import console_line
+from host.live.bus import Update
+from host.records.games import resumable_game, variant_to_play
 from host.session import COMANDOS, COMMANDS, Session
-from host.speech import VOICES, Speaker
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer, console_listener, speech_listener
+from host.voice.messages import console_line
+from host.voice.speech import VOICES, Speaker
 
 if TYPE_CHECKING:
     from host.broadcast.board import HandOver
-    from host.live import Runtime
+    from host.live.runtime import Runtime
     from host.web.address import Listen
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ STATUS_EVERY = 1.0
 FLUSH_AT_EXIT = 10.0
 #: seconds a recorded replay waits for the broker before it starts
 READY_WAIT = 5.0
-#: seconds between tries at writing what a full or read-only disk refused (host/journal.py)
+#: seconds between tries at writing what a full or read-only disk refused (host/records/journal.py)
 WRITE_RETRY = 5.0
 
 
@@ -278,9 +278,9 @@ async def _live(
     problems: RecentProblems,
     explicit: bool,
 ) -> int:
-    from host.live import Runtime
-    from host.live_board import LiveBoard
-    from host.status import StatusWriter
+    from host.appliance.status import StatusWriter
+    from host.live.board import LiveBoard
+    from host.live.runtime import Runtime
     from host.web.address import choose_token, parse_listen
 
     listen = parse_listen(config.listen)

@@ -3,11 +3,11 @@
 `install` (as root) writes /etc/draughtsboard/config.toml if there is none,
 refuses if that file does not pass `config --check`, creates the service's
 user if needed, checks that this user can run the program and read the config
-(host/service_user.py; on the machine itself by running `config --check` as
+(host/appliance/service_user.py; on the machine itself by running `config --check` as
 that user, which also proves it may write its folders) and says how to fix it
 when it cannot, makes the folders systemd gives the service (state, logs),
 writes /etc/systemd/system/draughtsboard.service with its sandbox
-(host/systemd.py) and enables and starts it. `uninstall` stops, disables and
+(host/appliance/systemd.py) and enables and starts it. `uninstall` stops, disables and
 removes the unit (the config file, the journal and the saved games stay).
 `status` asks systemd; the board's own state is `draughtsboard status`.
 `leds-off` blanks the board; the unit runs it after every stop, even a crash.
@@ -30,10 +30,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import host
-from host.config import add_config_argument, build, check_files, load_config, read_file
-from host.config.places import FOLDER, READ_FILE, needed_places
-from host.errors import ExitStatus, UserError
-from host.service_user import (
+from host.appliance.service_user import (
     Account,
     Need,
     account,
@@ -41,7 +38,7 @@ from host.service_user import (
     program_needs,
     what_blocks,
 )
-from host.systemd import (
+from host.appliance.systemd import (
     BACKOFF_SINCE,
     CONFIG,
     DEFAULT_USER,
@@ -56,6 +53,9 @@ from host.systemd import (
     systemd_version,
     unit_text,
 )
+from host.config import add_config_argument, build, check_files, load_config, read_file
+from host.config.places import FOLDER, READ_FILE, needed_places
+from host.errors import ExitStatus, UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -326,7 +326,7 @@ def _check(result, what: str) -> None:  # noqa: ANN001
 def leds_off(config_path: str | None) -> int:
     """Blank the configured board; what the unit runs after every stop."""
     from engine import get_variant
-    from host.live_board import LiveBoard
+    from host.live.board import LiveBoard
 
     config = load_config(config_path)
     board = LiveBoard(config.board, get_variant(config.variant), layout=config.layout)

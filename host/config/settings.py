@@ -52,7 +52,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "wrong": (204, 121, 167),  # reddish purple
     "last-move": (40, 40, 40),  # dim white
     "end": (0, 158, 115),  # bluish green
-    # board commands (host/gestures.py)
+    # board commands (host/gestures/commands.py)
     "command": (255, 255, 255),  # the command piece: white
     "resign": (213, 94, 0),  # vermillion, blinking
     "draw": (0, 158, 115),  # bluish green
@@ -60,7 +60,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "choice": (0, 114, 178),  # blue: a variant or level chosen at the start
     "hint": (86, 180, 233),  # sky blue: ask for the best move
     "clock": (0, 114, 178),  # blue: stop the clocks, or run them again (a timed game)
-    # the computer's move, or a hint (host/computer_player.py): the piece to move
+    # the computer's move, or a hint (host/computer/player.py): the piece to move
     "move-from": (255, 255, 255),  # white
 }
 

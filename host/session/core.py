@@ -18,22 +18,22 @@ from collections.abc import Callable
 from datetime import datetime
 
 from engine import Game, Move, Position, Variant, get_variant
-from host.announce import Announcement, Announcer
-from host.bus import Listener, UpdateBus
 from host.clock.control import TimeControl, parse_time_control
 from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
-from host.games import pdn_text, rebuild
 from host.hints import Hint
-from host.journal import Journal, JournalGame
-from host.messages import COMMAND_WORDS
+from host.live.bus import Listener, UpdateBus
 from host.players import computer_levels
 from host.recognition.recogniser import Recogniser
+from host.records.games import pdn_text, rebuild
+from host.records.journal import Journal, JournalGame
 from host.session.board_commands import BoardCommands
 from host.session.events import EventHandling
 from host.session.leds import Draw, Leds
+from host.voice.announce import Announcement, Announcer
+from host.voice.messages import COMMAND_WORDS
 
 RECENT = 8
 #: what the board itself can say about its device (`board_event`)
@@ -70,7 +70,7 @@ class Session(BoardCommands, EventHandling, Leds):
         self.hint_level = config.hints
         #: who plays each side ("human", "computer", "computer:N"; host/players.py)
         self.players = {"W": config.white, "B": config.black}
-        #: a frame shown over the game's (the computer's hint); set by host/computer_player.py
+        #: a frame shown over the game's (the computer's hint); set by host/computer/player.py
         self.overlay: Callable[[float], Hint | None] | None = None
         self.bus = UpdateBus()
         self._frame_key: tuple[object, ...] | None = None
@@ -98,7 +98,7 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
-            #: the game's own id (host/journal.py): what the broadcast names it by
+            #: the game's own id (host/records/journal.py): what the broadcast names it by
             self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
@@ -137,7 +137,7 @@ class Session(BoardCommands, EventHandling, Leds):
         #: the board as its switches see it (a spare piece in use included; the recogniser
         #: is shown the board without it)
         self.sensed = frozenset(occupied) if occupied is not None else self.recogniser.sensed
-        #: board commands with a spare piece (host/gestures.py); None when switched off
+        #: board commands with a spare piece (host/gestures/commands.py); None when switched off
         self.gestures = self._gesture_detector(self.variant)
         #: a variant chosen on the board (start menu): the runtime starts a new game of it,
         #: since only the runtime knows how the board is numbered for that variant
@@ -168,7 +168,7 @@ class Session(BoardCommands, EventHandling, Leds):
         return self.announcer.language
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Receive every change (see `host.bus`); returns a function that unsubscribes."""
+        """Receive every change (see `host.live.bus`); returns a function that unsubscribes."""
         return self.bus.subscribe(listener)
 
     def move_texts(self) -> list[str]:
@@ -431,7 +431,7 @@ class Session(BoardCommands, EventHandling, Leds):
         """A draw offered to the computer by the person playing it (`side`, or None: the
         side that is not the computer's): said, and put to the computer (bus update
         "draw-offer"), which answers with `agree_draw` or a spoken refusal
-        (host/computer_player.py). False, and nothing done, when the computer does not
+        (host/computer/player.py). False, and nothing done, when the computer does not
         play exactly the other side: then a draw is the players' own agreement."""
         levels = computer_levels(self.players, self.config.computer_level)
         if self.recogniser.outcome is not None or len(levels) != 1:

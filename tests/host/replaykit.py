@@ -6,7 +6,7 @@ import json
 
 from engine import VARIANTS as ENGINE_VARIANTS
 from engine import Position, get_variant
-from host.replay import replay
+from host.streams.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)
 

@@ -16,9 +16,9 @@ from hands import Scenario, generate, judge
 from hands.families import followed
 
 from engine import Game, Position, get_variant
-from host.bounce import without_bounce
 from host.clock.control import parse_time_control
-from host.replay import parse_events, replay
+from host.streams.bounce import without_bounce
+from host.streams.replay import parse_events, replay
 from tests.paths import EXAMPLES
 
 SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
@@ -138,7 +138,7 @@ def test_the_recorded_stream_charges_every_millisecond_once() -> None:
     moves = [r for r in out if "move" in r]
     assert len(moves) == 24
     game = Game(variant)
-    # the changes as the board's debouncer passes them (host/bounce.py)
+    # the changes as the board's debouncer passes them (host/streams/bounce.py)
     seen = without_bounce(parse_events((json.dumps(e) for e in events), variant))
     own_changes = {(e.t, sq) for e in seen for sq in e.squares}
     finishes = []

@@ -13,14 +13,14 @@ import pytest
 from replaykit import fens, frame_at, moves, notices, role, run
 
 from engine import get_variant
-from host.announce import Announcer
 from host.cli import main
 from host.config import Config, load_config
 from host.errors import UserError
-from host.journal import Journal
 from host.recognition.recogniser import GRACE
+from host.records.journal import Journal
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 GOES_ON = [
     {"t": 100, "lift": 22},

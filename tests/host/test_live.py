@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine import get_variant
-from host.announce import Announcer
-from host.bus import Update, UpdateBus
 from host.config import Config
-from host.gestures import start_menu
-from host.live import Control, Hands, Refused, Runtime
-from host.live_board import LiveBoard
+from host.gestures.commands import start_menu
+from host.live.board import LiveBoard
+from host.live.bus import Update, UpdateBus
+from host.live.runtime import Control, Hands, Refused, Runtime
 from host.session import Session
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 

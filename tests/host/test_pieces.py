@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Position, get_variant
-from host.announce import Announcer
 from host.config import Config
 from host.recognition.recogniser import Recogniser
 from host.session import Session
+from host.voice.announce import Announcer
 
 # White's man on c3 (22) takes d4 (18) and f6 (11), landing on g7 (8); Black to answer.
 CAPTURE = "W:W22,30,31:B18,11,2,4"

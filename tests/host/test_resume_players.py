@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from host.announce import Announcer
 from host.config import Config
-from host.journal import Journal
 from host.players import resolved
+from host.records.journal import Journal
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -109,7 +109,7 @@ def test_a_service_keeps_running_and_stops_cleanly_on_a_signal(
     # journal-readable: every line has its priority, no time of its own (the journal adds it)
     assert log and all(line[:3] in ("<6>", "<4>", "<3>", "<7>") for line in log), log
     assert "<6>host.commands.run: ready: sim board, layout standard-8x8, brazilian" in log
-    assert log[-1] == "<6>host.live: stopped: LEDs off; every move is in the journal"
+    assert log[-1] == "<6>host.live.runtime: stopped: LEDs off; every move is in the journal"
     assert not any("Traceback" in line for line in log + out.splitlines())
     # the journal is whole and untouched, the status file says it stopped
     assert journal.read_bytes() == before

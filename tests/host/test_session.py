@@ -16,12 +16,12 @@ from humanise import humanise, random_game
 from engine import Game, get_variant
 from hardware.board import open_board
 from hardware.layout import load_layout
-from host.announce import Announcer
 from host.config import Config
-from host.journal import Journal
+from host.records.journal import Journal
 from host.session import Session
 from host.squares import SquareMap
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 

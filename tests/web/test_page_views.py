@@ -9,7 +9,7 @@ import json
 
 from conftest import BoardServer, fresh, screenshot
 
-from host.messages import MESSAGES, REFUSALS, render
+from host.voice.messages import MESSAGES, REFUSALS, render
 
 try:
     from playwright.sync_api import expect
@@ -84,7 +84,7 @@ def test_each_page_follows_its_viewers_language_and_keeps_its_choice(browser, sh
 
 def test_the_page_says_every_sentence_as_the_board_does(page, shared) -> None:
     """The page renders the host's messages itself (each viewer in their language): the
-    same words as host/messages.py `render`, for every kind, in both languages."""
+    same words as host/voice/messages.py `render`, for every kind, in both languages."""
     open_board(page, shared)
     samples = {"side": "W", "other": "B", "move": "c3-d4", "square": "c3",
                "reason": "threefold-repetition", "variant": "brazilian", "moves": 12,

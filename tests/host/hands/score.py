@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine import get_variant
-from host.replay import replay
+from host.streams.replay import replay
 
 from .driver import Driver, Scenario
 from .families import FAMILIES

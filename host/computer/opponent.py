@@ -6,7 +6,7 @@ Raspberry Pi Zero 2 (four cores) it then has a core to itself and never
 holds the interpreter lock the board loop needs (docs/BENCHMARKS.md has the
 poll-loop latency under both backends and the worker's memory). A *thread*
 backend runs the same code where a process cannot be started
-(host/opponent_backends.py).
+(host/computer/backends.py).
 
     opponent = Opponent()                    # starts the worker; returns at once
     opponent.prepare("brazilian")            # imports and builds ahead of the first move
@@ -45,9 +45,9 @@ from collections.abc import Callable
 from engine import Game, Variant, get_variant
 from engine.search.api import root_from_game
 from engine.search.levels import HINT, Clock, hard_limit, think_time
-from host.opponent_backends import ProcessBackend, ThreadBackend
-from host.opponent_jobs import ComputerMove, OpponentError, SearchJob
-from host.opponent_worker import Request, level_of
+from host.computer.backends import ProcessBackend, ThreadBackend
+from host.computer.jobs import ComputerMove, OpponentError, SearchJob
+from host.computer.worker import Request, level_of
 
 __all__ = ["HINT_SECONDS", "Clock", "ComputerMove", "Opponent", "OpponentError", "SearchJob"]
 

@@ -176,7 +176,8 @@ def unit_text(s: UnitSettings) -> str:
         f"{runtime}"
         "KillSignal=SIGTERM\n"
         "TimeoutStopSec=15\n"
-        "# the sandbox: `systemd-analyze security draughtsboard` (host/systemd.py says why)\n"
+        "# the sandbox: `systemd-analyze security draughtsboard`"
+        " (host/appliance/systemd.py says why)\n"
         + "".join(f"{line}\n" for line in HARDENING)
         + writable
         + "\n"

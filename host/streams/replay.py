@@ -1,7 +1,7 @@
 """Replay a recorded sensor stream through the recogniser on a simulated clock.
 
 Deterministic and hardware-free: events are applied at their own time (switch
-bounce dropped first, as the board's debouncer would: host/bounce.py) and, in
+bounce dropped first, as the board's debouncer would: host/streams/bounce.py) and, in
 between, the clock jumps to each settle timer's deadline (rounded up to the
 millisecond) so timers fire exactly as they would live, however long the gaps.
 This is how the checks, the soak test and bug reports exercise the same
@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game, Position, Variant
-from host.bounce import without_bounce
 from host.clock.control import TimeControl
 from host.clock.keeper import GameClock
 from host.errors import UserError
 from host.hints import Hint
 from host.recognition.recogniser import Event, Recogniser
+from host.streams.bounce import without_bounce
 
-#: the live session's tick when it plays a script (host/stream.py); replay jumps to deadlines
+#: the live session's tick when it plays a script (host/streams/events.py);
+#: replay jumps to deadlines
 TICK_MS = 10
 #: after the last event the clock runs on at most this long for the board to settle
 RUN_ON_MS = 10_000

@@ -5,7 +5,7 @@ tooltip) and for the API (`Runtime.control` refuses with the same reason): after
 end of a game, resigning, offering a draw and asking for a hint mean nothing; a take
 back means something only where `Session.takeback_plies` finds plies to undo.
 
-Reasons are keys of `host.messages.REFUSALS`, rendered in each viewer's language.
+Reasons are keys of `host.voice.messages.REFUSALS`, rendered in each viewer's language.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine import Move, Position
 from engine.search.api import Analysis, publish, to_public
-from host.opponent_worker import Reply
+from host.computer.worker import Reply
 
 
 class OpponentError(RuntimeError):

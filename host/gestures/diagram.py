@@ -1,9 +1,9 @@
 """docs/gestures.svg: the picture of the board commands, drawn from the code that runs them.
 
 Why generated: the squares of the start menu and where the in-game menu puts
-its choices come from `host.gestures`; drawing them from it keeps the picture
+its choices come from `host.gestures.commands`; drawing them from it keeps the picture
 true (a test compares the file with this output). Regenerate with
-`python -m host.gesture_diagram > docs/gestures.svg`.
+`python -m host.gestures.diagram > docs/gestures.svg`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from html import escape
 
 from engine import Game, Outcome, get_variant
 from host.config import DEFAULT_COLOURS
-from host.gestures import GestureDetector, start_menu
-from host.messages import VARIANT_NAMES
+from host.gestures.commands import GestureDetector, start_menu
+from host.voice.messages import VARIANT_NAMES
 
 CELL = 44
 MARGIN = 24

@@ -6,7 +6,7 @@ side to move is the computer's (`Session.players`):
 
 1. the recogniser accepts nothing (`Session.allow_only(now, [])`), so a hand
    cannot play the computer's side for it, and the search starts off the
-   loop (`host.opponent.Opponent`, a worker process);
+   loop (`host.computer.opponent.Opponent`, a worker process);
 2. its answer comes back on the loop (`post`, the loop's
    `call_soon_threadsafe`), is checked against the game as it is *now*, and
    only then lit and announced: the recogniser accepts exactly that move
@@ -19,7 +19,7 @@ The worker is started and made ready for the variant as soon as a game has a
 computer side (`Opponent.prepare`), not at its first turn, so the first move
 spends its time searching. On a game clock (the session's, host/clock) each
 search's time follows the clock left, the increment, and how long hands take
-to carry the computer's moves out (`time`, host/computer_turns.py).
+to carry the computer's moves out (`time`, host/computer/turns.py).
 
 A draw offered to the computer (`Session.offer_draw`, bus update
 "draw-offer") is answered by `engine.search.offers`: from its search's score
@@ -47,11 +47,11 @@ from typing import Any
 from engine import Move
 from engine.search.api import Analysis
 from engine.search.offers import in_opening
-from host.bus import Update
-from host.computer_turns import ComputerClock, answer_offer
+from host.computer.opponent import ComputerMove, Opponent, OpponentError, SearchJob
+from host.computer.turns import ComputerClock, answer_offer
 from host.errors import UserError
 from host.hints import Hint, blinking, move_hint
-from host.opponent import ComputerMove, Opponent, OpponentError, SearchJob
+from host.live.bus import Update
 from host.players import computer_levels
 from host.session import Session
 

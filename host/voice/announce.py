@@ -13,12 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from host.messages import render
+from host.voice.messages import render
 
 
 @dataclass(frozen=True)
 class Announcement:
-    """`kind` (see `host.messages`), its parameters, and the sentence in the chosen language."""
+    """`kind` (see `host.voice.messages`), its parameters, and the sentence.
+
+    The sentence is in the chosen language.
+    """
 
     kind: str
     params: dict[str, object] = field(default_factory=dict)
@@ -65,9 +68,9 @@ def console_listener(stream: TextIO | None = None) -> Listener:
 
 
 def speech_listener(speaker: object) -> Listener:
-    """Queues each sentence on a `host.speech.Speaker`, with how much it matters (the end
+    """Queues each sentence on a `host.voice.speech.Speaker`, with how much it matters (the end
     of the game cuts a move's announcement short)."""
-    from host.speech import priority_of
+    from host.voice.speech import priority_of
 
     def listen(item: Announcement) -> None:
         speaker.say(item.text, priority_of(item.kind))  # type: ignore[attr-defined]

@@ -1,7 +1,7 @@
 """Two things the computer player works out beside its search: its clock, and its answer to
 a draw offer once its search has scored the position.
 
-Why apart from host/computer_player.py: neither needs the search's bookkeeping
+Why apart from host/computer/player.py: neither needs the search's bookkeeping
 (what was asked, which answer is stale), only facts about the game; kept
 here, they can be read and tested on their own.
 """

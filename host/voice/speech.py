@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 def priority_of(kind: str) -> int:
-    """How much an announcement kind matters (see `host.messages`)."""
+    """How much an announcement kind matters (see `host.voice.messages`)."""
     if kind in END_KINDS:
         return END
     return MOVE if kind == "move" else NOTICE

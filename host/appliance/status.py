@@ -27,7 +27,7 @@ written at most once a second like the chatter, not on every change.
 the self-test names them), the flickers the debouncer rejected in the last
 minute, for squares with at least `CHATTER_PER_MINUTE`: a loose contact
 flickers hundreds of times a minute, a hand's slide a few. `waiting` is why the
-board is waited for (host/live_board.py: not plugged in, not ready), null once
+board is waited for (host/live/board.py: not plugged in, not ready), null once
 it is open.
 """
 
@@ -42,7 +42,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from host.logs import RecentProblems
+from host.appliance.logs import RecentProblems
 
 #: rejected flickers per minute from which a switch is reported as chattering
 CHATTER_PER_MINUTE = 10

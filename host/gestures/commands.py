@@ -19,7 +19,7 @@ nothing missing and one piece too many for two seconds.
 * **During a game** the hold opens a menu: the board lights, on each player's
   half, a `draw` square and a blinking `resign` square, a `takeback`
   square near the spare piece and, next nearest, a `hint` square (the best
-  move, lit for a few seconds: host/computer_player.py); in a timed game a
+  move, lit for a few seconds: host/computer/player.py); in a timed game a
   `clock` square comes before the hint (an arbiter's stop: both clocks stop, or
   run again). Moving the spare piece onto one of them and
   leaving it `choose` seconds (1 s) carries it out; taking it off the board

@@ -6,7 +6,7 @@ page all say the same thing; `{placeholders}` are filled from the event.
 
 from __future__ import annotations
 
-from host.move_reasons import reason_text
+from host.voice.move_reasons import reason_text
 
 MESSAGES: dict[str, dict[str, str]] = {
     "pt-BR": {
@@ -128,7 +128,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-#: why a control of the page cannot be used now (host/controls.py)
+#: why a control of the page cannot be used now (host/live/controls.py)
 REFUSALS: dict[str, dict[str, str]] = {
     "pt-BR": {
         "game-over": "A partida terminou.",

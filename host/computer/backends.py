@@ -1,7 +1,7 @@
 """Where the computer opponent's searches run: a worker process (default) or a thread.
 
 Both take the same messages (`Request`, `Prepare`) and run the same
-`host.opponent_worker.Worker`, so they choose the same moves; they differ in
+`host.computer.worker.Worker`, so they choose the same moves; they differ in
 what a search costs the caller. The process has a core to itself and never
 holds the interpreter lock the board loop needs; the thread is for where a
 process cannot be started. Neither blocks its caller: the process is even
@@ -19,8 +19,8 @@ import sys
 import threading
 from pathlib import Path
 
-from host.opponent_jobs import SearchJob, deliver
-from host.opponent_worker import (
+from host.computer.jobs import SearchJob, deliver
+from host.computer.worker import (
     Prepare,
     Reply,
     Request,
@@ -30,7 +30,7 @@ from host.opponent_worker import (
     send_message,
 )
 
-_PROJECT_ROOT = str(Path(__file__).resolve().parent.parent)
+_PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 class Readiness:
@@ -110,7 +110,7 @@ class ThreadBackend:
 
 
 class ProcessBackend:
-    """Searches in a worker process (`python -m host.opponent_worker`) over two pipes.
+    """Searches in a worker process (`python -m host.computer.worker`) over two pipes.
 
     A plain subprocess rather than `multiprocessing`: it needs no guarded
     `__main__` in whatever program embeds the opponent, and the child imports
@@ -177,7 +177,7 @@ class ProcessBackend:
     def _run(self) -> None:
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "host.opponent_worker",
+                [sys.executable, "-m", "host.computer.worker",
                  *(str(fd) for fd in self._child_fds)],
                 pass_fds=self._child_fds, stdin=subprocess.DEVNULL,
                 cwd=_PROJECT_ROOT, env={**os.environ, "PYTHONPATH": _python_path()})

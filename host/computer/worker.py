@@ -1,6 +1,6 @@
 """The computer opponent's worker: runs one search request and says what it found.
 
-Why a module of its own: the worker process (`python -m host.opponent_worker`)
+Why a module of its own: the worker process (`python -m host.computer.worker`)
 imports only this and the engine, so it starts small on a 512 MB Pi, and the
 thread backend runs the very same `Worker`, so both backends choose moves
 identically. Requests and replies are plain data (ints, tuples, dataclasses
@@ -132,7 +132,7 @@ def receive_message(stream: BinaryIO) -> object | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The worker process: `python -m host.opponent_worker READ_FD WRITE_FD STOP_FD`.
+    """The worker process: `python -m host.computer.worker READ_FD WRITE_FD STOP_FD`.
 
     Requests arrive on READ_FD and each gets `("started", job, warm)` then a
     `Reply` on WRITE_FD (`warm`: its variant's searcher was built before it
@@ -210,7 +210,7 @@ class StopFlag:
 
 if __name__ == "__main__":
     # Run the module's own `main` (not this `__main__` copy), so the replies pickle as
-    # host.opponent_worker.Reply, the class the host unpickles them into.
-    from host.opponent_worker import main as worker_main
+    # host.computer.worker.Reply, the class the host unpickles them into.
+    from host.computer.worker import main as worker_main
 
     sys.exit(worker_main())

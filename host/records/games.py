@@ -18,7 +18,7 @@ from engine.pdn_write import write_game
 from host.clock.control import parse_time_control
 from host.config import Config
 from host.errors import UserError
-from host.journal import Journal, JournalGame, pdn_stem, write_pdn
+from host.records.journal import Journal, JournalGame, pdn_stem, write_pdn
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """The update bus: every change in a live game, pushed to whoever listens.
 
 Why a bus and not calls: the session should not know who watches it. The web
-page's sockets, the status file (host/status.py), the club's MQTT publisher
-(host/broadcast/board.py) and the computer opponent (host/computer_player.py)
+page's sockets, the status file (host/appliance/status.py), the club's MQTT publisher
+(host/broadcast/board.py) and the computer opponent (host/computer/player.py)
 listen. Each update says *what* changed
 (`kind`) and carries the facts of the change (`data`, plain JSON-able values);
 a listener that needs the whole picture reads it from the session.

@@ -54,7 +54,7 @@ def to_journal(stream: TextIO) -> bool:
 
 
 class JournalFormatter(logging.Formatter):
-    """`<4>host.speech: message`: the priority prefix, no time (the journal adds it)."""
+    """`<4>host.voice.speech: message`: the priority prefix, no time (the journal adds it)."""
 
     def format(self, record: logging.LogRecord) -> str:
         priority = PRIORITIES.get(record.levelno, 6)
@@ -121,7 +121,7 @@ class LogFile(logging.handlers.RotatingFileHandler):
             )
 
     def _tell(self, level: int, message: str) -> None:
-        note = logging.LogRecord("host.logs", level, __file__, 0, message, None, None)
+        note = logging.LogRecord("host.appliance.logs", level, __file__, 0, message, None, None)
         for handler in self.others:
             if level >= handler.level:
                 handler.handle(note)
@@ -160,5 +160,5 @@ def setup_logging(config: Config, *, stream: TextIO | None = None) -> RecentProb
         setattr(handler, _OURS, True)
         root.addHandler(handler)
     if problem is not None:
-        logging.getLogger("host.logs").warning(problem)
+        logging.getLogger("host.appliance.logs").warning(problem)
     return recent

@@ -23,7 +23,7 @@ a scan.
 - Controls (simulated hands, new game, takeback, resign, draw, hint level,
   language) come from the web page or the console through `Runtime`, which
   checks them and says why in one line (`Refused`) when it cannot obey. The
-  board's own commands (a spare piece, host/gestures.py) reach the same
+  board's own commands (a spare piece, host/gestures/commands.py) reach the same
   `Session` methods from the scans; a variant chosen on the board starts a new
   game of it here, on the board renumbered for it, as the page's "new game"
   does.
@@ -44,17 +44,17 @@ from typing import Any
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from hardware.base import Snapshot
 from hardware.board import Board
-from host.bus import Listener
 from host.clock.control import PRESETS
-from host.computer_player import ComputerPlayer
-from host.controls import CONTROLS, refusals
+from host.computer.opponent import Opponent
+from host.computer.player import ComputerPlayer
 from host.errors import DeviceNotReady, UserError
-from host.live_board import HandsRefused, LiveBoard
-from host.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
-from host.opponent import Opponent
+from host.live.board import HandsRefused, LiveBoard
+from host.live.bus import Listener
+from host.live.controls import CONTROLS, refusals
+from host.live.state import game_state
 from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
-from host.state import game_state
+from host.voice.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class Runtime:
         return self.board.simulated
 
     def state(self) -> dict[str, Any]:
-        """The whole state of the game and the board (see `host.state`)."""
+        """The whole state of the game and the board (see `host.live.state`)."""
         state = game_state(self.session)
         state["mode"] = "sim" if self.simulated else "companion"
         state["players"] = dict(self.session.players)
@@ -165,7 +165,7 @@ class Runtime:
         return state
 
     def refusals(self) -> dict[str, str | None]:
-        """Why each game control cannot be used now (host/controls.py), None if it can."""
+        """Why each game control cannot be used now (host/live/controls.py), None if it can."""
         session = self.session
         levels = computer_levels(session.players, session.config.computer_level)
         return refusals(

@@ -181,7 +181,7 @@ def program_needs(
 def as_user_command(who: Account, program: PurePosixPath, *args: str) -> list[str]:
     """`program args` as `who` would run it under the unit: its ids and groups
     (`setpriv`), a clean environment, the service's working folder."""
-    from host.systemd import STATE_DIR
+    from host.appliance.systemd import STATE_DIR
 
     groups = ",".join(str(g) for g in sorted(who.groups))
     return [

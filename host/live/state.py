@@ -15,11 +15,11 @@ from functools import cache
 from typing import Any
 
 from engine import get_variant
-from host.announce import Announcement
-from host.journal import result_text
-from host.messages import VARIANT_NAMES, render
-from host.put_right import put_right_steps
+from host.live.put_right import put_right_steps
+from host.records.journal import result_text
 from host.session import Session
+from host.voice.announce import Announcement
+from host.voice.messages import VARIANT_NAMES, render
 
 
 def hex_colour(colour: tuple[int, int, int]) -> str:
@@ -144,7 +144,7 @@ def underway(session: Session) -> dict[str, Any] | None:
 
 
 def put_right(session: Session, pieces: Mapping[int, str]) -> list[dict[str, Any]]:
-    """The hand actions that set the board as the game stands (host/put_right.py)."""
+    """The hand actions that set the board as the game stands (host/live/put_right.py)."""
     variant = session.variant
 
     def distance(a: int, b: int) -> int:

@@ -1,6 +1,6 @@
 """`run --events`: a session driven by a recorded event stream on a simulated clock.
 
-The stream is the replay format (host/replay.py: lift, place, occupied at `t`
+The stream is the replay format (host/streams/replay.py: lift, place, occupied at `t`
 milliseconds), plus typed commands as `{"t": ms, "command": "takeback"}`
 (docs/play.md describes it). The clock advances in the live scan's ticks
 between events, so the session's timers (the recogniser's and the board
@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine import Variant, get_variant
-from host.bounce import without_bounce
 from host.errors import UserError
-from host.replay import TICK_MS, StreamEvent, apply, parse_events
 from host.session import Session
+from host.streams.bounce import without_bounce
+from host.streams.replay import TICK_MS, StreamEvent, apply, parse_events
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def stream_lines(
 def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True) -> None:
     """Drive the session from replay-format events on a simulated clock. Lines of the
     form {"t": ms, "command": "takeback"} are typed commands. Switch bounce is dropped
-    as in `replay` (host/bounce.py). A bad line stops it with `UserError` naming that
+    as in `replay` (host/streams/bounce.py). A bad line stops it with `UserError` naming that
     line's number, after what came before it has been played."""
     occupied = session.recogniser.expected
     now = 0
