@@ -38,7 +38,9 @@ def live(tmp_path: Path, variant: str = "brazilian", *, real: bool = False, **kw
     return Runtime(session, board)
 
 
-async def until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+async def until(check, timeout: float = 15.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until `check()` holds; the deadline only catches a hung test (on a loaded
+    two-core machine the runtime's real-time loop and its timers run late)."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "timed out"
