@@ -160,6 +160,13 @@ SETTINGS: tuple[Setting, ...] = (
         "false",
     ),
     Setting(
+        "recogniser",
+        Choice(("classic", "explained")),
+        "how the board reads hands: classic (its proven rules) or explained (the switch "
+        "history explained by hand actions, docs/play.md)",
+        '"classic"',
+    ),
+    Setting(
         "computer_level",
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
         'the level of a side set to plain "computer" (1 beginner to 4 strongest)',
@@ -254,6 +261,8 @@ class Config:
     #: club play (FMJD touch-move): a piece released on a legal square has moved.
     #: Off (home play): a move whose piece goes on before the opponent acts is re-read.
     touch_move: bool = False
+    #: which recogniser reads the hands (host/explanation/__init__.py: RECOGNISERS)
+    recogniser: str = "classic"
     computer_level: int = 2
     # who plays each side (host/players.py): "human", "computer" or "computer:N"
     white: str = "human"

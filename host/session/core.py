@@ -23,6 +23,7 @@ from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
+from host.explanation import recogniser_class
 from host.hints import Hint
 from host.live.bus import Listener, UpdateBus
 from host.players import computer_levels
@@ -108,9 +109,7 @@ class Session(BoardCommands, EventHandling, Leds):
                 )
             self.game_clock.restore(journal_laps(record.moves, game))
             self._clock_waits = "board"
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
+            self.recogniser = self._recogniser(game, now)
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
             guidance = self.recogniser.resume(now)
@@ -129,9 +128,7 @@ class Session(BoardCommands, EventHandling, Leds):
             self.game_id = self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
+            self.recogniser = self._recogniser(game, now)
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
         #: the board as its switches see it (a spare piece in use included; the recogniser
@@ -143,6 +140,15 @@ class Session(BoardCommands, EventHandling, Leds):
         #: since only the runtime knows how the board is numbered for that variant
         self.next_variant: str | None = None
         self._redraw(now)
+
+    def _recogniser(self, game: Game, now: float) -> Recogniser:
+        """A recogniser of the kind the config names (`recogniser`) for `game` (the
+        explained one answers the same calls)."""
+        kind = recogniser_class(self.config.recogniser)
+        rec: Recogniser = kind(
+            game, hint_level=self.hint_level, start=now, touch_move=self.config.touch_move
+        )
+        return rec
 
     def _set_aside(self, record: JournalGame) -> None:
         """An unfinished game of another variant: saved with result `*`, said, not resumed
@@ -310,12 +316,7 @@ class Session(BoardCommands, EventHandling, Leds):
                 self._handle(self.recogniser.observe(now, self._masked(occupied)))
             self._handle(self.recogniser.new_game(now, Game(self.variant, start)))
         else:
-            fresh = Recogniser(
-                Game(variant, start),
-                hint_level=self.hint_level,
-                start=now,
-                touch_move=self.config.touch_move,
-            )
+            fresh = self._recogniser(Game(variant, start), now)
             spare = self._spare_in_hand(occupied, fresh)
             self.gestures = self._gesture_detector(variant, spare)
             if occupied is not None:
