@@ -7,19 +7,7 @@ One simulator serves the module (`shared`); each test starts its own game on it.
 from __future__ import annotations
 
 from conftest import BoardServer, fresh
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms: the machine may be loaded; settle times are real
-
-
-def open_board(page, board: BoardServer):  # type: ignore[no-untyped-def]
-    page.goto(board.url)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
+from pages import SLOW, expect, open_board
 
 
 def luminance(css: str) -> float:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BoardServer, screenshot
+from pages import SLOW, expect
 from review_games import PlantedGame, game_with_blunder
 
 from engine import Game, get_variant
@@ -20,12 +21,6 @@ from host.broadcast.spectators import SpectatorServer
 from host.review import store
 from host.review.analysis import evaluate_positions
 
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms, for what the page does at once
 ANALYSIS = 300_000  # ms: the analysis runs at nice 19 on a machine shared with others
 
 
