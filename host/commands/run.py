@@ -22,9 +22,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from engine import FenError, Position, get_variant
@@ -67,12 +70,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "run",
         help="play on the board, or on the simulated one in a web page (make run)",
-        description="Follow a game on the board (--board; the simulated one by default), "
-        "with its page in a browser (--listen). Each flag overrides the config files for "
-        "this run; `draughtsboard config` shows the settings in force. "
-        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
-        "A board that is not plugged in or not ready yet is waited for: run says so "
-        "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+        # raw, for the epilog's table; the description is wrapped here as argparse would
+        description=textwrap.fill(
+            "Follow a game on the board (--board; the simulated one by default), "
+            "with its page in a browser (--listen). Each flag overrides the config files for "
+            "this run; `draughtsboard config` shows the settings in force. "
+            f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
+            "A board that is not plugged in or not ready yet is waited for: run says so "
+            "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+            width=79,
+        ),
         epilog=exit_status_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -115,6 +122,15 @@ def settings(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     check_everything(args)
     config = settings(args)
+    held = hold_journal(config.journal)
+    try:
+        return _run(args, config)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
@@ -136,6 +152,38 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def hold_journal(journal: Path) -> int | None:
+    """One `run` per journal. A second one (`make run` twice, or `run` beside the
+    service) would resume the same game and write the same journal; it is refused,
+    before it reads or says anything. The lock is an exclusive `flock` on the journal's
+    folder (the journal itself is replaced by renames), held by the returned descriptor
+    for the life of the process: the kernel drops it when the process ends, even by a
+    crash. Nothing is written and no file is kept open for writing, so a full card or one
+    turned read-only is met as before. None, and nothing guarded, where no lock can be
+    had (no `fcntl`, a folder not there yet, a file system without locks)."""
+    try:
+        import fcntl
+    except ModuleNotFoundError:
+        return None
+    try:
+        folder = os.open(journal.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(folder)
+        raise UserError(
+            f"another draughtsboard run is playing the game in {journal} "
+            "(draughtsboard status says which): stop it first, or give this one its own "
+            "--data-dir"
+        ) from None
+    except OSError:
+        os.close(folder)
+        return None
+    return folder
 
 
 def check_everything(args: argparse.Namespace) -> None:

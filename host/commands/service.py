@@ -66,7 +66,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
-    install = actions.add_parser("install", help="write, enable and start the service (root)")
+    install = actions.add_parser(
+        "install", help="write, enable and start the service (root)",
+        description="Write /etc/draughtsboard/config.toml if there is none and check it, "
+        "make sure the service's user can run the program and read its config, then write, "
+        "enable and start the draughtsboard systemd service. Run it as root (sudo).",
+    )
     install.add_argument(
         "--user",
         help=f"the unprivileged user it runs as (default: the user behind sudo, else "
@@ -78,10 +83,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     install.add_argument(
         "--root", default="/", metavar="DIR", help="install into DIR as if it were / (no start)"
     )
-    uninstall = actions.add_parser("uninstall", help="stop, disable and remove the service")
+    uninstall = actions.add_parser(
+        "uninstall", help="stop, disable and remove the service",
+        description="Stop, disable and remove the draughtsboard service; its config file, "
+        "journal and saved games stay.",
+    )
     uninstall.add_argument("--root", default="/", metavar="DIR", help="uninstall from DIR")
-    actions.add_parser("status", help="what systemd says about the service")
-    leds = actions.add_parser("leds-off", help="turn every LED of the configured board off")
+    actions.add_parser(
+        "status", help="what systemd says about the service",
+        description="What systemd says about the draughtsboard service; the game itself: "
+        "draughtsboard status.",
+    )
+    leds = actions.add_parser(
+        "leds-off", help="turn every LED of the configured board off",
+        description="Turn every LED of the configured board off (the service runs this after "
+        "every stop, even a crash).",
+    )
     add_config_argument(leds)
     parser.set_defaults(func=run)
 

@@ -149,6 +149,7 @@ class Runtime:
         state["players"] = dict(self.session.players)
         state["computer"] = self.computer.state() if self.computer is not None else None
         state["controls"] = self.refusals()
+        state["resigning"] = self.session.resigning_side()
         # the time controls the new-game dialog offers (host/clock/control.py)
         state["clock_presets"] = [{"key": p.key, "control": p.control} for p in PRESETS]
         labels = VARIANT_NAMES[self.session.language]

@@ -110,12 +110,16 @@ class Session(BoardCommands, EventHandling, Leds):
             self.game_clock.restore(journal_laps(record.moves, game))
             self._clock_waits = "board"
             self.recogniser = self._recogniser(game, now)
-            self.announcer.announce(
-                "resume-offer", moves=len(game.moves), variant=game.variant.name
-            )
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
-            self._handle(self.recogniser.resume(now))
+            guidance = self.recogniser.resume(now)
+            # "put the lit squares right" only where the board does not stand as the game
+            # does (the simulator, or pieces left where they stood, need nothing done)
+            self.announcer.announce(
+                "resume-offer" if self.recogniser.correcting else "resume-found",
+                moves=len(game.moves), variant=game.variant.name,
+            )
+            self._handle(guidance)
             if not self.recogniser.correcting:
                 self.announcer.announce("resumed", side=game.position.turn)
         else:
@@ -376,7 +380,7 @@ class Session(BoardCommands, EventHandling, Leds):
             if rec.outcome is not None:
                 return
             if word == "resign":
-                self.resign(now, rec.game.position.turn)
+                self.resign(now, self.resigning_side())
             elif not self.offer_draw(now):
                 self.agree_draw(now)
         elif word == "quit":
@@ -447,6 +451,16 @@ class Session(BoardCommands, EventHandling, Leds):
         self.announcer.announce("draw-agreed")
         self._handle(self.recogniser.finish(now, None, "agreement"))
         self._redraw(now)
+
+    def resigning_side(self) -> str:
+        """The side a resign control (typed, or the page's button) gives up for: the
+        person's when the computer plays exactly one side, whoever is to move (a person
+        pressing resign while the computer thinks resigns for themselves, never for the
+        computer); else the side to move."""
+        levels = computer_levels(self.players, self.config.computer_level)
+        if len(levels) == 1:
+            return "B" if "W" in levels else "W"
+        return self.recogniser.game.position.turn
 
     def resign(self, now: float, side: str) -> None:
         """`side` gives up the game (typed, from the page, or chosen on the board)."""

@@ -37,6 +37,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Arrume as casas acesas para continuar.",
         "unfinished-saved": "O jogo interrompido de {variant} ({moves}) foi guardado "
         "sem resultado. Começa um jogo novo.",
+        "resume-found": "Jogo interrompido de {variant} encontrado ({moves}).",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
         "no-move-of-yours": "Não há lance seu para desfazer: o computador começou.",
@@ -94,6 +95,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Put the lit squares right to continue.",
         "unfinished-saved": "The unfinished game of {variant} ({moves}) was saved "
         "without a result. A new game begins.",
+        "resume-found": "An unfinished game of {variant} was found ({moves}).",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
         "no-move-of-yours": "There is no move of yours to take back: the computer began.",

@@ -223,6 +223,18 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("typed", "warnings"),
+    [("60,10", (60.0, 10.0)), ("[60, 10]", (60.0, 10.0)), ("[]", ()), ("", ())],
+)
+def test_clock_warnings_on_the_command_line_take_the_form_the_help_shows(
+    tmp_path: Path, typed: str, warnings: tuple[float, ...]
+) -> None:
+    """`run --help` and the error both say "like [60, 10] ([] for none)"."""
+    argv = ["run", "--config", str(write(tmp_path / "c.toml", "")), "--clock-warnings", typed]
+    assert settings(build_parser().parse_args(argv)).clock_warnings == warnings
+
+
+@pytest.mark.parametrize(
     ("argv", "first_words"),
     [
         (["run", "--bogus"], "draughtsboard run: unrecognized arguments: --bogus"),

@@ -121,7 +121,8 @@ def test_an_old_journal_without_players_resumes_as_the_config_says(tmp_path: Pat
     announcer = Announcer("en")
     again = Session(config_for(tmp_path, white="computer:2"), announcer)
     assert len(again.game.moves) == 1 and again.players == {"W": "computer:2", "B": "human"}
-    assert [a.kind for a in announcer.history] == ["resume-offer", "resumed"]
+    # no board told the session otherwise: nothing to put right, so none asked for
+    assert [a.kind for a in announcer.history] == ["resume-found", "resumed"]
 
 
 def test_players_changed_during_a_game_are_journaled_and_resumed(tmp_path: Path) -> None:

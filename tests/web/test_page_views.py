@@ -8,25 +8,9 @@ from __future__ import annotations
 import json
 
 from conftest import BoardServer, fresh, screenshot
+from pages import SLOW, expect, open_board, square
 
 from host.voice.messages import MESSAGES, REFUSALS, render
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000
-
-
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
-
-
-def open_board(page, board: BoardServer):  # type: ignore[no-untyped-def]
-    page.goto(board.url)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
 
 
 def play(page, *moves: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
