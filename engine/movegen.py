@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.king_captures import KingCaptures
+from engine.rays import rays_for
 from engine.variant import (
     FREE,
     ITALIAN,
@@ -66,6 +68,11 @@ class MoveGenerator:
         self.ray_table = self._ray_table()
         self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
                           False: self._jump_table(self.men_jump_dirs_black)}
+        self.rays_table = rays_for(geometry.size)
+        # Under the plain majority rule only the longest captures count, and a
+        # flying king's are the largest searches: they are searched by layers.
+        self.kings_by_layers = (self.capture_rule == MAJORITY and self.flying
+                                and self.promotion == PROMOTE_AT_END)
 
     def _ray_table(self) -> dict[int, tuple]:
         """square -> per direction (ray squares, ray bitmask, ascending bits?, square -> index)."""
@@ -194,139 +201,45 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
-        # Flying kings under the plain majority rule have the largest searches
-        # (hundreds of states): they get the two-pass count-then-spell search.
-        kings_by_count = self.capture_rule == MAJORITY and self.flying and (
-            self.promotion == PROMOTE_AT_END)
+        if self.kings_by_layers:
+            return self._longest_captures(starters, occupied_all, opp, kings, extend)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
-            is_king = bool(kings >> origin & 1)
-            if is_king and kings_by_count:
-                sequences.extend(self._most_captures_of_king(origin, occupied, opp))
-                continue
             found: list = []
-            extend(origin, is_king, 0, (), (), found, occupied)
+            extend(origin, bool(kings >> origin & 1), 0, (), (), found, occupied)
             for final, captured, path, order, king_end in found:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
         return sequences
 
-    def _most_captures_of_king(self, origin: int, occupied: int, opp: int) -> list[RawMove]:
-        """A flying king's longest captures (plain majority rule), in two passes.
-
-        A state is a *segment*: the king has just jumped piece `over` along
-        direction `d` and may land on any square of the run beyond it, so the
-        state (over, d, captured set) stands for all those landings at once;
-        every landing shares its future except for its own crossing diagonals.
-        First the most pieces still to take from each state, memoised as one
-        int and building no paths; then the paths are spelled out only along
-        continuations that reach that maximum. Captured pieces stay on the
-        board, so what each square can jump, and where it may land, is worked
-        out once per square (`_jump_options`) and only "already taken?" is
-        checked per state. Worst positions (several kings, dozens of paths)
-        still have a few hundred states, which is why each must cost little.
-        """
-        cached_options, options = self._jump_options(occupied, opp)
-        left_bound = self._jumpable(occupied, opp)
-        memo: dict[int, int] = {}
-
-        def most(over: int, direction: int, captured: int, lands: tuple) -> int:
-            """The most pieces still to take after jumping `over` along `direction`."""
-            key = over | direction << 6 | captured << 8
-            found = memo.get(key)
-            if found is not None:
-                return found
-            found = 0
-            left = (left_bound & ~captured).bit_count()  # no line can take more
-            for land in lands:
-                for nxt, nxt_lands, nxt_direction in cached_options.get(land) or options(land):
-                    if captured >> nxt & 1:
-                        continue
-                    value = 1 + most(nxt, nxt_direction, captured | 1 << nxt, nxt_lands)
-                    if value > found:
-                        found = value
-                if found == left:
-                    break
-            memo[key] = found
-            return found
-
-        results: list[RawMove] = []
-        path: list[int] = []  # landings so far, shared by the whole walk (append/pop)
-        order: list[int] = []  # pieces jumped so far
-
-        def spell(over: int, direction: int, captured: int, lands: tuple, need: int) -> None:
-            """Record every path taking `need` more pieces after jumping `over`."""
-            for land in lands:
-                path.append(land)
-                if need == 0:
-                    results.append((origin, land, captured, True, tuple(path), tuple(order)))
-                else:
-                    for nxt, nxt_lands, nxt_dir in cached_options.get(land) or options(land):
-                        if captured >> nxt & 1:
-                            continue
-                        taken = captured | 1 << nxt
-                        rest = most(nxt, nxt_dir, taken, nxt_lands)
-                        if rest + 1 == need:
-                            order.append(nxt)
-                            spell(nxt, nxt_dir, taken, nxt_lands, rest)
-                            order.pop()
-                path.pop()
-
-        firsts = [(over, lands, direction, most(over, direction, 1 << over, lands))
-                  for over, lands, direction in options(origin)]
-        count = max((rest + 1 for *_, rest in firsts), default=0)
-        for over, lands, direction, rest in firsts:
-            if rest + 1 == count:
-                order.append(over)
-                spell(over, direction, 1 << over, lands, rest)
-                order.pop()
-        return results
-
-    def _jumpable(self, occupied: int, opp: int) -> int:
-        """Enemy pieces with both neighbours empty on some diagonal: the only ones a
-        capture can ever take, since jumped pieces stay put until the move ends."""
-        up_left, up_right, down_left, down_right = self.all_directions
-        empty = self.valid & ~occupied
-        return opp & (
-            ((empty >> up_left) & (empty << -down_right))
-            | ((empty >> up_right) & (empty << -down_left))
-        )
-
-    def _jump_options(self, occupied: int, opp: int):
-        """A flying king's captures from a square, as ((jumped, landings, direction), ...),
-        computed once per square: returns the cache and the function that fills it.
-
-        Valid for one piece's whole capture: the board does not change while it
-        captures (the origin is empty, jumped pieces stay), so only whether the
-        jumped piece was already taken needs checking per state.
-        """
-        cache: dict[int, tuple] = {}
-        ray_table = self.ray_table
-
-        def options(square: int) -> tuple:
-            found = cache.get(square)
-            if found is not None:
-                return found
-            found_list = []
-            for direction, (ray, ray_mask, ascending, index_of) in enumerate(ray_table[square]):
-                hit = ray_mask & occupied
-                if not hit:
-                    continue
-                over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
-                if not opp >> over & 1:
-                    continue
-                lands = []
-                for land in ray[index_of[over] + 1:]:
-                    if occupied >> land & 1:
-                        break
-                    lands.append(land)
-                if lands:
-                    found_list.append((over, tuple(lands), direction))
-            found = cache[square] = tuple(found_list)
-            return found
-
-        return cache, options
+    def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
+                          extend) -> list[RawMove]:
+        """The majority rule with flying kings: only the longest captures, kings searched
+        breadth first (`engine.king_captures`), men walked; listed by origin as ever."""
+        found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
+        longest = 0
+        for origin in _bits(starters):
+            occupied = occupied_all & ~(1 << origin)
+            if kings >> origin & 1:
+                search = KingCaptures(self.rays_table, origin, occupied, opp)
+                longest = max(longest, search.longest)
+                found.append(search)
+                continue
+            walked: list = []
+            extend(origin, False, 0, (), (), walked, occupied)
+            sequences = [(origin, final, captured, king_end, path, order)
+                         for final, captured, path, order, king_end in walked]
+            longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
+            found.append(sequences)
+        result: list[RawMove] = []
+        for here in found:
+            if isinstance(here, KingCaptures):
+                if here.longest == longest:
+                    here.paths(result)
+            else:
+                result.extend(s for s in here if s[2].bit_count() == longest)
+        return result
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
         """A recursive walker appending every complete capture sequence to `out`.

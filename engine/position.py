@@ -61,6 +61,28 @@ class Move:
         return f"<Move {sep.join(names)}>"
 
 
+_NO_CAPTURES: frozenset[int] = frozenset()
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _generated_move(origin: int, destination: int, captures: frozenset[int],
+                    path: tuple[int, ...], paths: tuple[tuple[int, ...], ...], promotes: bool,
+                    captured_order: tuple[int, ...], variant: Variant) -> Move:
+    """`Move(...)` with these fields, for the generator's own moves, without the
+    frozen dataclass's `__init__` (one guarded attribute call per field: a fifth
+    of `legal_moves()` on a position with many moves). Every field is set; a
+    field added to `Move` must be added here (tests/engine/test_movegen_exact.py
+    checks that the two agree)."""
+    move = _new_object(Move)
+    _set_attribute(move, "__dict__", {
+        "origin": origin, "destination": destination, "captures": captures, "path": path,
+        "paths": paths, "promotes": promotes, "captured_order": captured_order,
+        "variant": variant,
+    })
+    return move
+
+
 class Position:
     """A board and the side to move. Immutable; `play` returns a new one.
 
@@ -142,16 +164,47 @@ class Position:
     def legal_moves(self) -> list[Move]:
         """One move per (origin, destination, captured set), every path kept in `paths`."""
         if self._legal is None:
-            raw = self.raw_moves(paths=True)
-            grouped: dict[tuple[int, int, int], list[RawMove]] = {}
-            for r in raw:
-                grouped.setdefault((r[0], r[1], r[2]), []).append(r)
-            self._legal = [self._to_move(group[0], group) for group in grouped.values()]
+            self._legal = self._moves(self.raw_moves(paths=True))
         return list(self._legal)
 
     def legal_paths(self) -> list[Move]:
         """One move per distinct capture path (quiet moves once each)."""
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
+
+    def _moves(self, raw: list[RawMove]) -> list[Move]:
+        """The raw moves grouped by (origin, destination, captured set), in the order
+        each group's first path comes; that path is the move's `path`."""
+        if not raw:
+            return []
+        variant = self.variant
+        square = variant.bit_to_square
+        kings = self.kings
+        if not raw[0][2]:  # quiet moves (never mixed with captures): one path each
+            moves = []
+            for origin, destination, _, king_after, _, _ in raw:
+                path = (square[destination],)
+                moves.append(_generated_move(
+                    square[origin], path[0], _NO_CAPTURES, path, (path,),
+                    king_after and not kings >> origin & 1, (), variant))
+            return moves
+        grouped: dict[tuple[int, int, int], list[RawMove]] = {}
+        for r in raw:
+            key = (r[0], r[1], r[2])
+            group = grouped.get(key)
+            if group is None:
+                grouped[key] = [r]
+            else:
+                group.append(r)
+        to_square = square.__getitem__
+        moves = []
+        for group in grouped.values():
+            origin, destination, _, king_after, _, order = group[0]
+            captured_order = tuple(map(to_square, order))
+            paths = tuple([tuple(map(to_square, r[4])) for r in group])
+            moves.append(_generated_move(
+                square[origin], square[destination], frozenset(captured_order), paths[0],
+                paths, king_after and not kings >> origin & 1, captured_order, variant))
+        return moves
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
         square = self.variant.bit_to_square.__getitem__
