@@ -6,7 +6,7 @@ jumped twice), and only its own origin square is empty. So every capture a
 flying king can make is a walk in one fixed graph whose nodes are *jumps*:
 "piece p jumped along direction d". A jump's landings are the empty squares
 beyond p along d, up to the next piece or the edge. From a landing the king
-jumps the first piece it meets along a crossing diagonal, or, from every
+jumps the first piece it meets along the crossing diagonal, or, from every
 landing alike, the piece that ends the run, straight on (backwards it would
 meet p again). A capture sequence is a walk that never jumps one piece twice;
 it takes as many pieces as it has jumps.
@@ -18,45 +18,51 @@ that a transition is one addition. The search is breadth first: layer k holds
 the states after k + 1 captures, so the longest capture takes as many pieces
 as there are layers, and a state reached in several orders is expanded once.
 Nothing bounds it: the worst positions (several kings, a dozen pieces each
-able to be taken in many orders) have a few hundred states per king, and the
-bounds tried (pieces left, pieces still reachable) ruled out too few of them
-to pay for their own cost, so each state costs one step of a set
-comprehension instead.
+able to be taken in many orders) have a few hundred states per king, and even
+exact reachability of the pieces left would rule out only half of them, at a
+cost far above the one step of a set comprehension each state costs.
 
 Spelling. The states on a longest capture are marked backwards from the last
 layer (a state is marked when a marked state of the next layer follows it);
-the paths are spelt forwards over marked states only, in the order the engine
-has always listed them: first jumps in direction order, landings nearest
-first, and from each landing the next jumps in direction order.
+the paths are then spelt forwards over marked states only, a layer at a time,
+in the order the engine has always listed them: first jumps in direction
+order, landings nearest first, and from each landing the next jumps in
+direction order.
 """
 
 from __future__ import annotations
 
 from engine.rays import Rays
 
-NODE_BITS = 8  # a state's low bits: the jump's index (at most 4 per enemy piece)
+NODE_BITS = 8  # a state's low bits: the jump's index (at most 4 per enemy piece, 50 pieces)
 _NODE = (1 << NODE_BITS) - 1
 
 # RawMove, as engine.movegen defines it (not imported: movegen imports this module)
 _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+# A step from a jump to the next: (landing, next piece, its compact bit, state delta)
+_Step = tuple[int, int, int, int]
+
+# per direction: the crossing diagonal's two directions (bits growing, then falling)
+_CROSSING = ((1, 2), (0, 3), (0, 3), (1, 2))
+# per direction: where straight on comes among a landing's jumps, in direction order
+# (before both crossing ones, between them, between them, after both)
+_STRAIGHT_SLOT = (0, 1, 1, 2)
 
 
 class KingCaptures:
     """One flying king's capture graph and search layers, on one board.
 
-    Invariants: jump n is ``_jumps[n] = piece << 2 | direction`` (which is also
-    its index into the ray tables) and lands on ``_lands[n]``, nearest first;
-    ``_targets[n]`` lists the jumps that may follow it, each as ``landing
-    index << 8 | piece << 2 | direction`` (the jump straight on, in n's own
-    direction, once with index 0: it is open from every landing);
-    ``_edges[n]`` holds the same as (bit, delta): the next piece's compact bit
-    and ``next state - state``, valid when ``not state & bit``;
-    ``_layers[k]`` is every state reachable with k + 1 pieces taken, so
-    `longest` = len(_layers).
+    Invariants: jump n jumps one enemy piece along one direction and lands on
+    ``_lands[n]``, nearest first; ``_steps[n]`` lists every jump that may
+    follow it as (landing, piece, bit, delta), landings nearest first and from
+    each landing in direction order (the jump straight on is listed at every
+    landing), where bit is the piece's compact bit and delta is ``next state -
+    state``, valid when ``not state & bit``; ``_edges[n]`` holds each of those
+    jumps once, as (bit, delta); ``_layers[k]`` is every state reachable with
+    k + 1 pieces taken, so `longest` = len(_layers).
     """
 
-    __slots__ = ("origin", "longest", "_firsts", "_jumps", "_lands", "_targets", "_edges",
-                 "_node_of", "_bit_of", "_layers")
+    __slots__ = ("origin", "longest", "_firsts", "_lands", "_steps", "_edges", "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int) -> None:
         """Explore every capture of the king on `origin` (not in `occupied`)."""
@@ -66,63 +72,82 @@ class KingCaptures:
         # enemy pieces with an empty square right behind them, seen along each direction
         jumpable = tuple(opp & (empty >> s if s > 0 else empty << -s) for s in step)
         node_of: dict[int, int] = {}  # piece << 2 | direction -> jump index
-        jumps: list[int] = []
+        jumps: list[int] = []  # jump index -> piece << 2 | direction (its ray table index)
         bit_of: dict[int, int] = {}  # piece -> its compact bit, shifted by NODE_BITS
-        firsts: list[tuple[int, int]] = []  # (piece, jump) from the origin, direction order
+
+        def new_jump(key: int) -> int:
+            node_of[key] = len(jumps)
+            jumps.append(key)
+            if key >> 2 not in bit_of:
+                bit_of[key >> 2] = 1 << (len(bit_of) + NODE_BITS)
+            return len(jumps) - 1
+
+        firsts: list[tuple[int, int]] = []  # (piece bit, jump) from the origin, direction order
         for d in range(4):
             hit = ray_mask[origin * 4 + d] & occupied
             if hit:
                 piece = (hit & -hit).bit_length() - 1 if ascending[d] else hit.bit_length() - 1
                 if jumpable[d] >> piece & 1:
-                    node_of[piece << 2 | d] = len(jumps)
-                    firsts.append((piece, len(jumps)))
-                    jumps.append(piece << 2 | d)
-                    bit_of.setdefault(piece, 1 << (len(bit_of) + NODE_BITS))
+                    node = new_jump(piece << 2 | d)
+                    firsts.append((piece, node))
         lands_of: list[tuple[int, ...]] = []
-        targets_of: list[list[int]] = []
+        steps_of: list[list[_Step]] = []
         edges: list[list[tuple[int, int]]] = []
         index = 0
         while index < len(jumps):  # jumps grows while it is walked: every jump is visited
             key = jumps[index]
             over, d = key >> 2, key & 3
             blocked = ray_mask[key] & occupied
-            targets = []
+            out = []
+            straight = (0, 0, 0)  # (piece, bit, delta) of the jump straight on, if slot >= 0
+            slot = -1
             if blocked:
                 blocker = ((blocked & -blocked).bit_length() - 1 if ascending[d]
                            else blocked.bit_length() - 1)
                 lands = ray[key][:(blocker - over) // step[d] - 1]
                 if jumpable[d] >> blocker & 1:
-                    targets.append(blocker << 2 | d)
+                    child = node_of.get(blocker << 2 | d)
+                    if child is None:
+                        child = new_jump(blocker << 2 | d)
+                    bit = bit_of[blocker]
+                    straight = (blocker, bit, bit + child - index)
+                    slot = _STRAIGHT_SLOT[d]
+                    out.append((bit, bit + child - index))
             else:
                 lands = ray[key]
-            # the crossing diagonal: one direction with growing bits, one with falling
             up, down = _CROSSING[d]
             up_mask, down_mask = masks[up], masks[down]
             up_jumpable, down_jumpable = jumpable[up], jumpable[down]
-            for i, land in enumerate(lands):
+            steps: list[_Step] = []
+            for land in lands:
+                if slot == 0:
+                    steps.append((land,) + straight)
                 hit = up_mask[land] & occupied
                 if hit:
                     piece = (hit & -hit).bit_length() - 1
                     if up_jumpable >> piece & 1:
-                        targets.append(i << 8 | piece << 2 | up)
+                        child = node_of.get(piece << 2 | up)
+                        if child is None:
+                            child = new_jump(piece << 2 | up)
+                        bit = bit_of[piece]
+                        out.append((bit, bit + child - index))
+                        steps.append((land, piece, bit, bit + child - index))
+                if slot == 1:
+                    steps.append((land,) + straight)
                 hit = down_mask[land] & occupied
                 if hit:
                     piece = hit.bit_length() - 1
                     if down_jumpable >> piece & 1:
-                        targets.append(i << 8 | piece << 2 | down)
-            out = []
-            for target in targets:
-                key = target & 255
-                child = node_of.get(key)
-                if child is None:
-                    child = node_of[key] = len(jumps)
-                    jumps.append(key)
-                    if key >> 2 not in bit_of:
-                        bit_of[key >> 2] = 1 << (len(bit_of) + NODE_BITS)
-                bit = bit_of[key >> 2]
-                out.append((bit, bit + child - index))
+                        child = node_of.get(piece << 2 | down)
+                        if child is None:
+                            child = new_jump(piece << 2 | down)
+                        bit = bit_of[piece]
+                        out.append((bit, bit + child - index))
+                        steps.append((land, piece, bit, bit + child - index))
+                if slot == 2:
+                    steps.append((land,) + straight)
             lands_of.append(lands)
-            targets_of.append(targets)
+            steps_of.append(steps)
             edges.append(out)
             index += 1
 
@@ -135,56 +160,43 @@ class KingCaptures:
 
         self.origin = origin
         self.longest = len(layers)
-        self._firsts = firsts
-        self._jumps = jumps
+        self._firsts = [(piece, bit_of[piece] | node) for piece, node in firsts]
         self._lands = lands_of
-        self._targets = targets_of
+        self._steps = steps_of
         self._edges = edges
-        self._node_of = node_of
-        self._bit_of = bit_of
         self._layers = layers
 
-    def paths(self, out: list[_RawMove]) -> None:
-        """Append every longest capture, one raw move per landing path."""
+    def paths(self, out: list[_RawMove], names: tuple[int, ...]) -> None:
+        """Append every longest capture, one raw move per landing path, its landings and
+        the pieces it jumps written as ``names[bit]`` (origin, destination and captured
+        mask stay bits).
+
+        Spelt a layer at a time: each capture so far is (state, landings before
+        the state's own, pieces jumped, their mask); each is followed by every
+        step that stays on a longest capture, in the order paths are listed, so
+        every layer is in that order too.
+        """
         layers = self._layers
         if not layers:
             return
         on_longest = self._on_longest()
-        lands_of = self._lands
-        following = {node: self._following(node) for node in {s & _NODE for s in on_longest}}
-        origin = self.origin
-        path: list[int] = []  # landings so far (append/pop along the walk)
-        order: list[int] = []  # pieces jumped so far
-
-        def spell(state: int, captured: int, need: int) -> None:
-            """Record every path taking `need` (> 0) more pieces after `state`."""
-            for land, piece, bit, delta in following[state & _NODE]:
-                if not state & bit and state + delta in on_longest:
-                    path.append(land)
-                    order.append(piece)
-                    if need > 1:
-                        spell(state + delta, captured | 1 << piece, need - 1)
-                    else:
-                        taken = captured | 1 << piece
-                        for last in lands_of[(state + delta) & _NODE]:
-                            path.append(last)
-                            out.append((origin, last, taken, True, tuple(path), tuple(order)))
-                            path.pop()
-                    order.pop()
-                    path.pop()
-
-        bit_of = self._bit_of
-        need = len(layers) - 1
-        for piece, node in self._firsts:
-            state = bit_of[piece] | node
-            if state in on_longest:
-                order.append(piece)
-                if need:
-                    spell(state, 1 << piece, need)
-                else:
-                    for land in lands_of[node]:
-                        out.append((origin, land, 1 << piece, True, (land,), (piece,)))
-                order.pop()
+        last_layer = layers[-1]
+        steps_of = self._steps
+        steps = {state: [(names[land], names[piece], 1 << piece, state + delta)
+                         for land, piece, bit, delta in steps_of[state & _NODE]
+                         if not state & bit and state + delta in on_longest]
+                 for state in on_longest if state not in last_layer}
+        captures: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = [
+            (state, (), (names[piece],), 1 << piece) for piece, state in self._firsts
+            if state in on_longest]
+        for _ in range(len(layers) - 1):
+            captures = [(after, landings + (land,), order + (piece,), taken | piece_bit)
+                        for state, landings, order, taken in captures
+                        for land, piece, piece_bit, after in steps[state]]
+        origin, lands_of = self.origin, self._lands
+        out.extend([(origin, last, taken, True, landings + (names[last],), order)
+                    for state, landings, order, taken in captures
+                    for last in lands_of[state & _NODE]])
 
     def _on_longest(self) -> set[int]:
         """The states some longest capture passes through, marked from the last layer back."""
@@ -201,38 +213,3 @@ class KingCaptures:
                       if (parent := state - delta) in layer}
             on_longest |= marked
         return on_longest
-
-    def _following(self, node: int) -> list[tuple[int, int, int, int]]:
-        """(landing, piece, bit, delta) of every jump that may follow jump `node`, in the
-        order paths are listed: landings nearest first, from each in direction order."""
-        direction = self._jumps[node] & 3
-        node_of, bit_of = self._node_of, self._bit_of
-        straight = -1
-        crossing: list[int] = []  # landing index << 8 | key, by landing then direction
-        for target in self._targets[node]:
-            if target & 3 == direction:
-                straight = target & 255
-            else:
-                crossing.append(target)
-        found = []
-
-        def add(land: int, key: int) -> None:
-            bit = bit_of[key >> 2]
-            found.append((land, key >> 2, bit, bit + node_of[key] - node))
-
-        k = 0
-        for i, land in enumerate(self._lands[node]):
-            pending = straight >= 0  # straight on slots in among the crossing by direction
-            while k < len(crossing) and crossing[k] >> 8 == i:
-                key = crossing[k] & 255
-                if pending and key & 3 > direction:
-                    add(land, straight)
-                    pending = False
-                add(land, key)
-                k += 1
-            if pending:
-                add(land, straight)
-        return found
-
-
-_CROSSING = ((1, 2), (0, 3), (0, 3), (1, 2))  # per direction: the crossing diagonal's two

@@ -30,6 +30,7 @@ from engine.variant import (
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
 def _bits(mask: int):
@@ -69,6 +70,7 @@ class MoveGenerator:
         self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
                           False: self._jump_table(self.men_jump_dirs_black)}
         self.rays_table = rays_for(geometry.size)
+        self.bit_names = tuple(range(self.valid.bit_length()))  # bits named by themselves
         # Under the plain majority rule only the longest captures count, and a
         # flying king's are the largest searches: they are searched by layers.
         self.kings_by_layers = (self.capture_rule == MAJORITY and self.flying
@@ -182,8 +184,10 @@ class MoveGenerator:
                         x = (x & empty) >> -d
         return False
 
-    def captures(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
-        """Every complete capture sequence allowed by the precedence rule, one per path."""
+    def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None
+                 ) -> list[RawMove]:
+        """Every complete capture sequence allowed by the precedence rule, one per path;
+        paths and capture orders written in `names` when given (see `legal`)."""
         sequences: list[RawMove] = []
         occupied_all = own | opp
         empty = self.valid & ~occupied_all
@@ -202,7 +206,7 @@ class MoveGenerator:
                 starters |= (((empty << -d) & targets) << -d) & own
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         if self.kings_by_layers:
-            return self._longest_captures(starters, occupied_all, opp, kings, extend)
+            return self._longest_captures(starters, occupied_all, opp, kings, extend, names)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             found: list = []
@@ -211,10 +215,10 @@ class MoveGenerator:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
-        return sequences
+        return sequences if names is None else _named(sequences, names)
 
     def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
-                          extend) -> list[RawMove]:
+                          extend, names: Names | None) -> list[RawMove]:
         """The majority rule with flying kings: only the longest captures, kings searched
         breadth first (`engine.king_captures`), men walked; listed by origin as ever."""
         found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
@@ -236,9 +240,10 @@ class MoveGenerator:
         for here in found:
             if isinstance(here, KingCaptures):
                 if here.longest == longest:
-                    here.paths(result)
+                    here.paths(result, self.bit_names if names is None else names)
             else:
-                result.extend(s for s in here if s[2].bit_count() == longest)
+                longest_here = [s for s in here if s[2].bit_count() == longest]
+                result.extend(longest_here if names is None else _named(longest_here, names))
         return result
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
@@ -335,11 +340,17 @@ class MoveGenerator:
         return [s for s, k in zip(sequences, keys, strict=True) if k == best_key]
 
     # ----------------------------------------------------------------- legal
-    def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False
-              ) -> list[RawMove]:
-        """Legal moves: every path when `paths`, else one per (origin, destination, captures)."""
+    def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
+              names: Names | None = None) -> list[RawMove]:
+        """Legal moves: every path when `paths`, else one per (origin, destination, captures).
+
+        With `names` (bit index -> number), capture paths and capture orders are
+        written as ``names[bit]`` instead of bit indices, so a caller that shows
+        squares need not convert every path (origin, destination, captured mask
+        and quiet moves' paths stay bits).
+        """
         if self.has_capture(own, opp, kings, white):
-            sequences = self.captures(own, opp, kings, white)
+            sequences = self.captures(own, opp, kings, white, names)
             return sequences if paths else unique_moves(sequences)
         return self.quiet_moves(own, opp, kings, white)
 
@@ -350,6 +361,14 @@ class MoveGenerator:
                 return len(sequences)
             return len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
+
+
+def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
+    """`sequences` with each path and capture order written in `names`."""
+    name = names.__getitem__
+    return [(origin, destination, captured, king_after, tuple(map(name, path)),
+             tuple(map(name, order)))
+            for origin, destination, captured, king_after, path, order in sequences]
 
 
 def unique_moves(sequences: list[RawMove]) -> list[RawMove]:

@@ -161,10 +161,16 @@ class Position:
         own, opp = self._own_opp()
         return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, paths)
 
+    def _named_moves(self) -> list[RawMove]:
+        """Every path, capture paths and orders already in square numbers."""
+        own, opp = self._own_opp()
+        return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, True,
+                                                 self.variant.bit_to_square)
+
     def legal_moves(self) -> list[Move]:
         """One move per (origin, destination, captured set), every path kept in `paths`."""
         if self._legal is None:
-            self._legal = self._moves(self.raw_moves(paths=True))
+            self._legal = self._moves(self._named_moves())
         return list(self._legal)
 
     def legal_paths(self) -> list[Move]:
@@ -172,8 +178,9 @@ class Position:
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
 
     def _moves(self, raw: list[RawMove]) -> list[Move]:
-        """The raw moves grouped by (origin, destination, captured set), in the order
-        each group's first path comes; that path is the move's `path`."""
+        """The raw moves (capture paths and orders in square numbers) grouped by (origin,
+        destination, captured set), in the order each group's first path comes; that
+        path is the move's `path`."""
         if not raw:
             return []
         variant = self.variant
@@ -182,9 +189,9 @@ class Position:
         if not raw[0][2]:  # quiet moves (never mixed with captures): one path each
             moves = []
             for origin, destination, _, king_after, _, _ in raw:
-                path = (square[destination],)
+                to = (square[destination],)
                 moves.append(_generated_move(
-                    square[origin], path[0], _NO_CAPTURES, path, (path,),
+                    square[origin], to[0], _NO_CAPTURES, to, (to,),
                     king_after and not kings >> origin & 1, (), variant))
             return moves
         grouped: dict[tuple[int, int, int], list[RawMove]] = {}
@@ -195,15 +202,13 @@ class Position:
                 grouped[key] = [r]
             else:
                 group.append(r)
-        to_square = square.__getitem__
         moves = []
         for group in grouped.values():
-            origin, destination, _, king_after, _, order = group[0]
-            captured_order = tuple(map(to_square, order))
-            paths = tuple([tuple(map(to_square, r[4])) for r in group])
+            origin, destination, _, king_after, path, order = group[0]
             moves.append(_generated_move(
-                square[origin], square[destination], frozenset(captured_order), paths[0],
-                paths, king_after and not kings >> origin & 1, captured_order, variant))
+                square[origin], square[destination], frozenset(order), path,
+                tuple([r[4] for r in group]), king_after and not kings >> origin & 1, order,
+                variant))
         return moves
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
