@@ -49,6 +49,27 @@ _CROSSING = ((1, 2), (0, 3), (0, 3), (1, 2))
 _STRAIGHT_SLOT = (0, 1, 1, 2)
 
 
+class EnemyPieces:
+    """The numbering of the enemy pieces shared by every king's search on one board:
+    the i-th enemy piece (by bit) has the compact bit ``bit[square] = 1 <<
+    (NODE_BITS + i)`` and its jump along direction d has index ``base[square] + d``
+    (= 4 * i + d); `jumps` is the number of such indices."""
+
+    __slots__ = ("base", "bit", "jumps")
+
+    def __init__(self, opp: int, squares: int) -> None:
+        base = [0] * squares
+        bit = [0] * squares
+        i = 0
+        while opp:
+            low = opp & -opp
+            square = low.bit_length() - 1
+            base[square], bit[square] = 4 * i, 1 << (NODE_BITS + i)
+            opp ^= low
+            i += 1
+        self.base, self.bit, self.jumps = base, bit, 4 * i
+
+
 class KingCaptures:
     """One flying king's capture graph and search layers, on one board.
 
@@ -64,39 +85,35 @@ class KingCaptures:
 
     __slots__ = ("origin", "longest", "_firsts", "_lands", "_steps", "_edges", "_layers")
 
-    def __init__(self, rays: Rays, origin: int, occupied: int, opp: int) -> None:
+    def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
+                 pieces: EnemyPieces) -> None:
         """Explore every capture of the king on `origin` (not in `occupied`)."""
         ray, ray_mask, ascending, step, masks = (rays.ray, rays.ray_mask, rays.ascending,
                                                  rays.step, rays.masks)
         empty = rays.valid & ~occupied
         # enemy pieces with an empty square right behind them, seen along each direction
         jumpable = tuple(opp & (empty >> s if s > 0 else empty << -s) for s in step)
-        node_of: dict[int, int] = {}  # piece << 2 | direction -> jump index
-        jumps: list[int] = []  # jump index -> piece << 2 | direction (its ray table index)
-        bit_of: dict[int, int] = {}  # piece -> its compact bit, shifted by NODE_BITS
-
-        def new_jump(key: int) -> int:
-            node_of[key] = len(jumps)
-            jumps.append(key)
-            if key >> 2 not in bit_of:
-                bit_of[key >> 2] = 1 << (len(bit_of) + NODE_BITS)
-            return len(jumps) - 1
-
-        firsts: list[tuple[int, int]] = []  # (piece bit, jump) from the origin, direction order
+        base, bit_of = pieces.base, pieces.bit
+        size = pieces.jumps
+        lands_of: list[tuple[int, ...]] = [()] * size
+        steps_of: list[list[_Step]] = [[]] * size
+        edges: list[list[tuple[int, int]]] = [[]] * size
+        firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
+        todo: list[int] = []  # jumps to explore (piece << 2 | direction)
+        queued = 0  # the jump indices in `todo` or explored, as bits
         for d in range(4):
             hit = ray_mask[origin * 4 + d] & occupied
             if hit:
                 piece = (hit & -hit).bit_length() - 1 if ascending[d] else hit.bit_length() - 1
                 if jumpable[d] >> piece & 1:
-                    node = new_jump(piece << 2 | d)
-                    firsts.append((piece, node))
-        lands_of: list[tuple[int, ...]] = []
-        steps_of: list[list[_Step]] = []
-        edges: list[list[tuple[int, int]]] = []
-        index = 0
-        while index < len(jumps):  # jumps grows while it is walked: every jump is visited
-            key = jumps[index]
+                    node = base[piece] + d
+                    firsts.append((piece, bit_of[piece] | node))
+                    if not queued >> node & 1:
+                        queued |= 1 << node
+                        todo.append(piece << 2 | d)
+        for key in todo:  # todo grows while it is walked: every jump is explored once
             over, d = key >> 2, key & 3
+            index = base[over] + d
             blocked = ray_mask[key] & occupied
             out = []
             straight = (0, 0, 0)  # (piece, bit, delta) of the jump straight on, if slot >= 0
@@ -106,9 +123,10 @@ class KingCaptures:
                            else blocked.bit_length() - 1)
                 lands = ray[key][:(blocker - over) // step[d] - 1]
                 if jumpable[d] >> blocker & 1:
-                    child = node_of.get(blocker << 2 | d)
-                    if child is None:
-                        child = new_jump(blocker << 2 | d)
+                    child = base[blocker] + d
+                    if not queued >> child & 1:
+                        queued |= 1 << child
+                        todo.append(blocker << 2 | d)
                     bit = bit_of[blocker]
                     straight = (blocker, bit, bit + child - index)
                     slot = _STRAIGHT_SLOT[d]
@@ -126,9 +144,10 @@ class KingCaptures:
                 if hit:
                     piece = (hit & -hit).bit_length() - 1
                     if up_jumpable >> piece & 1:
-                        child = node_of.get(piece << 2 | up)
-                        if child is None:
-                            child = new_jump(piece << 2 | up)
+                        child = base[piece] + up
+                        if not queued >> child & 1:
+                            queued |= 1 << child
+                            todo.append(piece << 2 | up)
                         bit = bit_of[piece]
                         out.append((bit, bit + child - index))
                         steps.append((land, piece, bit, bit + child - index))
@@ -138,20 +157,20 @@ class KingCaptures:
                 if hit:
                     piece = hit.bit_length() - 1
                     if down_jumpable >> piece & 1:
-                        child = node_of.get(piece << 2 | down)
-                        if child is None:
-                            child = new_jump(piece << 2 | down)
+                        child = base[piece] + down
+                        if not queued >> child & 1:
+                            queued |= 1 << child
+                            todo.append(piece << 2 | down)
                         bit = bit_of[piece]
                         out.append((bit, bit + child - index))
                         steps.append((land, piece, bit, bit + child - index))
                 if slot == 2:
                     steps.append((land,) + straight)
-            lands_of.append(lands)
-            steps_of.append(steps)
-            edges.append(out)
-            index += 1
+            lands_of[index] = lands
+            steps_of[index] = steps
+            edges[index] = out
 
-        layer = {bit_of[piece] | node for piece, node in firsts}
+        layer = {state for _, state in firsts}
         layers = []
         while layer:
             layers.append(layer)
@@ -160,7 +179,7 @@ class KingCaptures:
 
         self.origin = origin
         self.longest = len(layers)
-        self._firsts = [(piece, bit_of[piece] | node) for piece, node in firsts]
+        self._firsts = firsts
         self._lands = lands_of
         self._steps = steps_of
         self._edges = edges
@@ -182,7 +201,8 @@ class KingCaptures:
         on_longest = self._on_longest()
         last_layer = layers[-1]
         steps_of = self._steps
-        steps = {state: [(names[land], names[piece], 1 << piece, state + delta)
+        # names as 1-tuples, so that growing a path is one concatenation
+        steps = {state: [((names[land],), (names[piece],), 1 << piece, state + delta)
                          for land, piece, bit, delta in steps_of[state & _NODE]
                          if not state & bit and state + delta in on_longest]
                  for state in on_longest if state not in last_layer}
@@ -190,13 +210,15 @@ class KingCaptures:
             (state, (), (names[piece],), 1 << piece) for piece, state in self._firsts
             if state in on_longest]
         for _ in range(len(layers) - 1):
-            captures = [(after, landings + (land,), order + (piece,), taken | piece_bit)
+            captures = [(after, landings + land, order + piece, taken | piece_bit)
                         for state, landings, order, taken in captures
                         for land, piece, piece_bit, after in steps[state]]
         origin, lands_of = self.origin, self._lands
-        out.extend([(origin, last, taken, True, landings + (names[last],), order)
+        finals = {node: [(last, (names[last],)) for last in lands_of[node]]
+                  for node in {state & _NODE for state in last_layer}}
+        out.extend([(origin, last, taken, True, landings + named, order)
                     for state, landings, order, taken in captures
-                    for last in lands_of[state & _NODE]])
+                    for last, named in finals[state & _NODE]])
 
     def _on_longest(self) -> set[int]:
         """The states some longest capture passes through, marked from the last layer back."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.king_captures import KingCaptures
+from engine.king_captures import EnemyPieces, KingCaptures
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
@@ -223,10 +223,11 @@ class MoveGenerator:
         breadth first (`engine.king_captures`), men walked; listed by origin as ever."""
         found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
         longest = 0
+        pieces = EnemyPieces(opp, len(self.bit_names)) if starters & kings else None
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
-            if kings >> origin & 1:
-                search = KingCaptures(self.rays_table, origin, occupied, opp)
+            if pieces is not None and kings >> origin & 1:
+                search = KingCaptures(self.rays_table, origin, occupied, opp, pieces)
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue
