@@ -201,18 +201,15 @@ class KingCaptures:
         on_longest = self._on_longest()
         last_layer = layers[-1]
         steps_of = self._steps
-        # names as 1-tuples, so that growing a path is one concatenation
-        steps = {state: [((names[land],), (names[piece],), 1 << piece, state + delta)
-                         for land, piece, bit, delta in steps_of[state & _NODE]
-                         if not state & bit and state + delta in on_longest]
-                 for state in on_longest if state not in last_layer}
         captures: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = [
             (state, (), (names[piece],), 1 << piece) for piece, state in self._firsts
             if state in on_longest]
         for _ in range(len(layers) - 1):
-            captures = [(after, landings + land, order + piece, taken | piece_bit)
+            captures = [(state + delta, landings + (names[land],), order + (names[piece],),
+                         taken | 1 << piece)
                         for state, landings, order, taken in captures
-                        for land, piece, piece_bit, after in steps[state]]
+                        for land, piece, bit, delta in steps_of[state & _NODE]
+                        if not state & bit and state + delta in on_longest]
         origin, lands_of = self.origin, self._lands
         finals = {node: [(last, (names[last],)) for last in lands_of[node]]
                   for node in {state & _NODE for state in last_layer}}
