@@ -11,10 +11,13 @@ landing alike, the piece that ends the run, straight on (backwards it would
 meet p again). A capture sequence is a walk that never jumps one piece twice;
 it takes as many pieces as it has jumps.
 
+The graph is built as it is explored, from the king's first jumps; each jump
+keeps its landings and the ordered list of the jumps that may follow it.
+
 The search. A *state* is (jump, pieces taken so far), packed into one small
-int: the taken set in compact bits (one per enemy piece the graph uses, in the
-order they are found) shifted left by `NODE_BITS`, plus the jump's index, so
-that a transition is one addition. The search is breadth first: layer k holds
+int: the taken set in compact bits (one per enemy piece, see `EnemyPieces`)
+shifted left by `NODE_BITS`, plus the jump's index, so that a transition is
+one addition. The search is breadth first: layer k holds
 the states after k + 1 captures, so the longest capture takes as many pieces
 as there are layers, and a state reached in several orders is expanded once.
 Nothing bounds it: the worst positions (several kings, a dozen pieces each
@@ -24,10 +27,11 @@ cost far above the one step of a set comprehension each state costs.
 
 Spelling. The states on a longest capture are marked backwards from the last
 layer (a state is marked when a marked state of the next layer follows it);
-the paths are then spelt forwards over marked states only, a layer at a time,
-in the order the engine has always listed them: first jumps in direction
-order, landings nearest first, and from each landing the next jumps in
-direction order.
+the paths are then spelt forwards through marked states only, a layer at a
+time, in the order the engine has always listed them: first jumps in
+direction order, landings nearest first, and from each landing the next
+jumps in direction order. They are spelt directly in the caller's square
+numbers, so nobody converts them afterwards.
 """
 
 from __future__ import annotations

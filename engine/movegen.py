@@ -6,7 +6,11 @@ king_after, path, order)``: `path` holds the landing bits after the origin
 were jumped. Positions are three ints (`own`, `opp`, `kings`) from the mover's
 point of view plus who moves, because the men's forward direction depends on
 colour. Quiet moves of men are generated for all men at once with shifts; only
-captures walk square by square, since they are rare and short.
+captures walk square by square, since they are rare and short. The exception
+is a flying king under the plain majority rule (International, Brazilian),
+whose captures can run to a dozen pieces in hundreds of orders: it gets its own
+breadth-first search (`engine.king_captures`). A caller that shows squares can
+ask for paths and orders already written in square numbers (`legal(names=)`).
 
 The rules (mandatory capture, precedence, promotion during a capture, flying
 kings) come from the `Variant`; `MoveGenerator` caches what it needs of it.
@@ -69,7 +73,7 @@ class MoveGenerator:
         self.ray_table = self._ray_table()
         self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
                           False: self._jump_table(self.men_jump_dirs_black)}
-        self.rays_table = rays_for(geometry.size)
+        self.king_rays = rays_for(geometry.size)
         self.bit_names = tuple(range(self.valid.bit_length()))  # bits named by themselves
         # Under the plain majority rule only the longest captures count, and a
         # flying king's are the largest searches: they are searched by layers.
@@ -227,7 +231,7 @@ class MoveGenerator:
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             if pieces is not None and kings >> origin & 1:
-                search = KingCaptures(self.rays_table, origin, occupied, opp, pieces)
+                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces)
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue
