@@ -82,12 +82,12 @@ class KingCaptures:
     follow it as (landing, piece, bit, delta), landings nearest first and from
     each landing in direction order (the jump straight on is listed at every
     landing), where bit is the piece's compact bit and delta is ``next state -
-    state``, valid when ``not state & bit``; ``_edges[n]`` holds each of those
-    jumps once, as (bit, delta); ``_layers[k]`` is every state reachable with
-    k + 1 pieces taken, so `longest` = len(_layers).
+    state``, valid when ``not state & bit``; ``_parents[n]`` holds the delta
+    of every edge into jump n, once per edge; ``_layers[k]`` is every state
+    reachable with k + 1 pieces taken, so `longest` = len(_layers).
     """
 
-    __slots__ = ("origin", "longest", "_firsts", "_lands", "_steps", "_edges", "_layers")
+    __slots__ = ("origin", "longest", "_firsts", "_lands", "_steps", "_parents", "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces) -> None:
@@ -102,6 +102,7 @@ class KingCaptures:
         lands_of: list[tuple[int, ...]] = [()] * size
         steps_of: list[list[_Step]] = [[]] * size
         edges: list[list[tuple[int, int]]] = [[]] * size
+        parents: list[list[int]] = [[] for _ in range(size)]  # jump -> deltas of edges into it
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
         todo: list[int] = []  # jumps to explore (piece << 2 | direction)
         queued = 0  # the jump indices in `todo` or explored, as bits
@@ -135,6 +136,7 @@ class KingCaptures:
                     straight = (blocker, bit, bit + child - index)
                     slot = _STRAIGHT_SLOT[d]
                     out.append((bit, bit + child - index))
+                    parents[child].append(bit + child - index)
             else:
                 lands = ray[key]
             up, down = _CROSSING[d]
@@ -154,6 +156,7 @@ class KingCaptures:
                             todo.append(piece << 2 | up)
                         bit = bit_of[piece]
                         out.append((bit, bit + child - index))
+                        parents[child].append(bit + child - index)
                         steps.append((land, piece, bit, bit + child - index))
                 if slot == 1:
                     steps.append((land,) + straight)
@@ -167,6 +170,7 @@ class KingCaptures:
                             todo.append(piece << 2 | down)
                         bit = bit_of[piece]
                         out.append((bit, bit + child - index))
+                        parents[child].append(bit + child - index)
                         steps.append((land, piece, bit, bit + child - index))
                 if slot == 2:
                     steps.append((land,) + straight)
@@ -186,7 +190,7 @@ class KingCaptures:
         self._firsts = firsts
         self._lands = lands_of
         self._steps = steps_of
-        self._edges = edges
+        self._parents = parents
         self._layers = layers
 
     def paths(self, out: list[_RawMove], names: tuple[int, ...]) -> None:
@@ -223,11 +227,7 @@ class KingCaptures:
 
     def _on_longest(self) -> set[int]:
         """The states some longest capture passes through, marked from the last layer back."""
-        edges = self._edges
-        parents: list[list[int]] = [[] for _ in edges]  # jump -> deltas of the edges into it
-        for node, out in enumerate(edges):
-            for bit, delta in out:
-                parents[node + delta - bit].append(delta)
+        parents = self._parents
         layers = self._layers
         marked = layers[-1]
         on_longest = set(marked)
