@@ -209,7 +209,7 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
-        if self.kings_by_layers:
+        if self.kings_by_layers and starters & kings:
             return self._longest_captures(starters, occupied_all, opp, kings, extend, names)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
