@@ -67,11 +67,13 @@ $(BENCH_VENV)/bin/python: pyproject.toml
 bench: $(BENCH_VENV)/bin/python
 	$(BENCH_VENV)/bin/python -m bench --write docs/BENCHMARKS.md
 
-# The README's pictures, taken by the browser tests (needs Debian's chromium).
+# The README's and docs/web.md's pictures, taken by the browser tests (needs Debian's
+# chromium): the page's journeys (tests/web/test_web_page.py, test_page_*.py).
 screenshots: $(DEV_STAMP)
 	DRAUGHTSBOARD_SCREENSHOTS=docs/screenshots DRAUGHTSBOARD_REQUIRE=chromium \
-		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_review_page.py \
-			tests/web/test_web_clock.py
+		$(BIN)/pytest tests/web/test_web_page.py tests/web/test_page_play.py \
+		tests/web/test_page_views.py tests/web/test_page_access.py \
+		tests/web/test_review_page.py tests/web/test_web_clock.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -44,6 +44,7 @@ MODULES: dict[str, str] = {
     "pdn": "bench.pdn_bench",
     "startup": "bench.startup_bench",
     "web": "bench.web_bench",
+    "page": "bench.page_bench",
     "broadcast": "bench.broadcast_bench",
     "search": "bench.search_bench",
     "strength": "bench.strength_bench",
@@ -72,6 +73,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         return lambda: module.run(runs=1)
     if name == "web":
         return lambda: module.run(rounds=5)
+    if name == "page":
+        return lambda: module.run(rounds=10, plies=4)
     return module.run
 
 

@@ -32,7 +32,8 @@ from host.web.static_files import StaticFiles
 TARGET_SECONDS = 120.0
 PAGES = {
     "review page (/review)": ["review.html", "style.css", "review.css", "review-i18n.js",
-                              "board.js", "review-graph.js", "review.js", "icon.svg"],
+                              "board.js", "review-graph.js", "review-list.js", "review.js",
+                              "icon.svg"],
     "board page (/)": ["index.html", "style.css", "i18n.js", "board.js", "app.js", "icon.svg"],
 }
 
@@ -47,6 +48,7 @@ def self_play(variant_name: str, plies: int, seed: int) -> Game:
     while game.ply < plies and game.outcome() is None:
         raw = searcher.search(root_from_game(game), SearchOptions(max_depth=3, margin=25))
         near = [move for move, score in raw.root_scores if score >= raw.score - 25]
+        assert raw.best is not None  # the game goes on: there is a move
         game.push(to_public(game.position, rng.choice(near or [raw.best])))
     return game
 

@@ -47,11 +47,12 @@ from hardware.board import Board
 from host.bus import Listener
 from host.clock.control import PRESETS
 from host.computer_player import ComputerPlayer
+from host.controls import CONTROLS, refusals
 from host.errors import DeviceNotReady, UserError
 from host.live_board import HandsRefused, LiveBoard
-from host.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
 from host.opponent import Opponent
-from host.players import PlayerError, parse_player
+from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
 from host.state import game_state
 
@@ -147,6 +148,7 @@ class Runtime:
         state["mode"] = "sim" if self.simulated else "companion"
         state["players"] = dict(self.session.players)
         state["computer"] = self.computer.state() if self.computer is not None else None
+        state["controls"] = self.refusals()
         # the time controls the new-game dialog offers (host/clock/control.py)
         state["clock_presets"] = [{"key": p.key, "control": p.control} for p in PRESETS]
         labels = VARIANT_NAMES[self.session.language]
@@ -160,6 +162,16 @@ class Runtime:
             for name, variant in VARIANTS.items()
         ]
         return state
+
+    def refusals(self) -> dict[str, str | None]:
+        """Why each game control cannot be used now (host/controls.py), None if it can."""
+        session = self.session
+        levels = computer_levels(session.players, session.config.computer_level)
+        return refusals(
+            session,
+            computer=self.computer is not None,
+            computer_to_move=session.game.position.turn in levels,
+        )
 
     def piece_on(self, square: int) -> str | None:
         """The piece standing on `square` as drawn ("W", "B", "WK", "BK"), or None."""
@@ -210,9 +222,10 @@ class Runtime:
                 if control.clock is not None:
                     session.set_clock(control.clock)
                 self._new_game(now, variant, start, control.players)
+            elif control.command in CONTROLS and (why := self.refusals()[control.command]):
+                raise Refused(refusal_text(why))
             elif control.command == "hint":
-                if self.computer is None:
-                    raise Refused("there is no computer opponent here")
+                assert self.computer is not None  # else refused above
                 self.computer.request_hint()
             elif control.command == "hints":
                 session.set_hints(now, control.value or "")

@@ -6,6 +6,8 @@ page all say the same thing; `{placeholders}` are filled from the event.
 
 from __future__ import annotations
 
+from host.move_reasons import reason_text
+
 MESSAGES: dict[str, dict[str, str]] = {
     "pt-BR": {
         "move": "Lance das {side}: {move}.",
@@ -13,6 +15,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "check-colours": "Confira as cores das peças nas casas que piscam.",
         "capture-mandatory": "A captura é obrigatória.",
         "illegal-board": "Tabuleiro incorreto. Corrija as casas acesas.",
+        "illegal-move": "Tabuleiro incorreto: {why}. Corrija as casas acesas.",
         "board-ok": "Tabuleiro correto. O jogo continua.",
         "crown": "Coroe a pedra em {square}: ponha uma dama.",
         "crown-confirmed": "Dama confirmada em {square}.",
@@ -36,6 +39,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sem resultado. Começa um jogo novo.",
         "resumed": "Jogo retomado. Vez das {side}.",
         "nothing-to-take-back": "Não há lance para desfazer.",
+        "no-move-of-yours": "Não há lance seu para desfazer: o computador começou.",
+        "takeback-after-end": "A partida terminou por {reason}: comece um jogo novo.",
         "game-saved": "Partida salva em {path}.",
         "menu": "Comandos: leve a peça extra a uma casa acesa; retire-a para cancelar.",
         "menu-closed": "Comandos fechados.",
@@ -67,6 +72,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "check-colours": "Check the colours of the pieces on the blinking squares.",
         "capture-mandatory": "Capture is mandatory.",
         "illegal-board": "The board is wrong. Put the lit squares right.",
+        "illegal-move": "The board is wrong: {why}. Put the lit squares right.",
         "board-ok": "The board is right again. Play on.",
         "crown": "Crown the piece on {square}: stack a king.",
         "crown-confirmed": "King confirmed on {square}.",
@@ -90,6 +96,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "without a result. A new game begins.",
         "resumed": "Game resumed. {side} to move.",
         "nothing-to-take-back": "There is no move to take back.",
+        "no-move-of-yours": "There is no move of yours to take back: the computer began.",
+        "takeback-after-end": "The game ended by {reason}: start a new game.",
         "game-saved": "Game saved to {path}.",
         "menu": "Board commands: move the spare piece onto a lit square; take it off to cancel.",
         "menu-closed": "Board commands closed.",
@@ -118,6 +126,28 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
+#: why a control of the page cannot be used now (host/controls.py)
+REFUSALS: dict[str, dict[str, str]] = {
+    "pt-BR": {
+        "game-over": "A partida terminou.",
+        "no-moves": "Ainda não há lance para desfazer.",
+        "computer-began": "Não há lance seu para desfazer: o computador começou.",
+        "ended-by-agreement": "Um abandono ou um empate combinado não se desfaz: "
+        "comece um jogo novo.",
+        "no-computer": "Não há computador aqui para dar dicas.",
+        "computer-turn": "É a vez do computador.",
+    },
+    "en": {
+        "game-over": "The game is over.",
+        "no-moves": "There is no move to take back yet.",
+        "computer-began": "There is no move of yours to take back: the computer began.",
+        "ended-by-agreement": "A resignation or an agreed draw is not taken back: "
+        "start a new game.",
+        "no-computer": "There is no computer here to give hints.",
+        "computer-turn": "It is the computer's turn.",
+    },
+}
+
 #: what `run` prints on its console at start-up (not announcements: never spoken)
 CONSOLE: dict[str, dict[str, str]] = {
     "pt-BR": {
@@ -131,6 +161,11 @@ CONSOLE: dict[str, dict[str, str]] = {
         "commands": "Commands: {words} (in Portuguese: {other})",
     },
 }
+
+
+def refusal_text(key: str, language: str = "en") -> str:
+    """Why a control cannot be used now (`REFUSALS`), in `language`."""
+    return REFUSALS.get(language, REFUSALS["en"]).get(key, key)
 
 
 def console_line(language: str, kind: str, **params: object) -> str:
@@ -250,6 +285,9 @@ def render(language: str, kind: str, params: dict[str, object]) -> str:
     reason = values.get("reason")
     if isinstance(reason, str):
         values["reason"] = REASONS[language].get(reason, reason)
+    why = values.get("why")
+    if isinstance(why, dict):  # a move refused, kept as its code and params
+        values["why"] = reason_text(language, why.get("code"), why.get("params") or {}) or ""
     seconds = values.get("seconds")
     if isinstance(seconds, int | float) and "time" not in values:
         values["time"] = spoken_time(language, seconds)

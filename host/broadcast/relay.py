@@ -54,6 +54,9 @@ BATCH = 500
 PDN_EVERY = 30.0
 #: seconds between writes of the status file while things change
 STATUS_EVERY = 1.0
+#: seconds to wait for the catch-up marker before serving anyway (a broker whose ACL,
+#: from an older broker-config, does not let the relay write its own topic)
+MARKER_WAIT = 30.0
 #: connection refusals that no retry can mend
 _REFUSED_LOGIN = ("not authori", "bad user name or password")
 
@@ -105,6 +108,7 @@ class Relay:
         self._thread: threading.Thread | None = None
         self._generation = 0
         self._nonce = ""
+        self._marker_late = ""  # the nonce whose marker did not come back in time
         self._user = settings.username or "relay"
         self._sync_topic = topics.relay_sync_topic(self._user)
         self._write_all = False
@@ -175,6 +179,9 @@ class Relay:
     def _on_subscribe(self, client: Any, *_args: Any) -> None:
         # Everything the broker holds for us comes before this marker comes back.
         client.publish(self._sync_topic, self._nonce, qos=1)
+        timer = threading.Timer(MARKER_WAIT, setattr, args=(self, "_marker_late", self._nonce))
+        timer.daemon = True
+        timer.start()
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if self.connected.is_set() and not self._stopping:
@@ -209,6 +216,12 @@ class Relay:
                     if self.intake.should_compact(self.delay):
                         self.intake.compact()
                 self._acknowledge(batch)
+                if not self.caught_up.is_set() and self._marker_late == self._nonce != "":
+                    self.log(f"the broker did not return the relay's marker in "
+                             f"{MARKER_WAIT:.0f} s (an ACL from an older broker-config?); "
+                             "serving what it has")
+                    with self.lock:
+                        self._catch_up()
                 if self.caught_up.is_set():
                     self._publish()
                 self._write_status()

@@ -28,11 +28,12 @@ import json
 import queue
 import re
 import threading
+from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from host.errors import UserError
@@ -190,7 +191,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _static(self, name: str) -> None:
         """The page's files, with validators and gzip (host/web/static_files.py)."""
-        answer = STATIC.answer(name, self.headers)
+        # the request's headers: an email Message, whose get() ignores case as answer wants
+        answer = STATIC.answer(name, cast(Mapping[str, str], self.headers))
         if answer is None:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
             return

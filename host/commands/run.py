@@ -83,6 +83,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--events", help="drive from a recorded event stream (file or -)")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.add_argument(
+        "--new-token", action="store_true",
+        help="make a new token for the page's controls (the kept one stops working: every "
+        "phone must scan the new QR code)",
+    )
+    parser.add_argument(
         "--wait-for-board",
         type=_seconds,
         metavar="SECONDS",
@@ -231,7 +236,10 @@ async def _live(
     from host.web.address import choose_token, parse_listen
 
     listen = parse_listen(config.listen)
-    token = choose_token(listen, config.token) if listen else None
+    token = (
+        choose_token(listen, config.token, config.data_dir, rotate=args.new_token)
+        if listen else None
+    )
     resumed = None if args.new or start else resumable_game(config)
     variant = get_variant(config.variant)
     wait = args.wait_for_board

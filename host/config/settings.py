@@ -196,8 +196,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "token",
         Token(),
-        "the token the page's controls need (default: none on loopback, a fresh one "
-        "printed at start-up on the LAN)",
+        "the token the page's controls need (default: none on loopback; on the LAN one "
+        "made once and kept in the data folder's page-token, rotated by run --new-token)",
         '"correct-horse-9"',
     ),
     # -- broadcast: publishing this board's games to a club's MQTT broker ------------------

@@ -76,9 +76,30 @@ def progress_hint(found: Iterable[Progress], lingering: Iterable[int]) -> Hint:
                 build.add("landing", [pr.path[0]])
         elif pr.at < len(pr.path) - 1:
             build.add("landing", [pr.path[pr.at + 1]])
+            build.add("remove", jumped(pr) - pr.removed)  # already jumped: they come off
         else:
             build.add("remove", pr.move.captures - pr.removed)
     return build.build()
+
+
+def jumped(progress: Progress) -> frozenset[int]:
+    """The captured pieces a capture underway has jumped so far: those between its
+    origin and the landing it stands on, along its path."""
+    move = progress.move
+    variant = move.variant
+    if progress.at is None or variant is None:
+        return frozenset()
+    found: set[int] = set()
+    start = move.origin
+    for landing in progress.path[: progress.at + 1]:
+        (f0, r0), (f1, r1) = variant.square_coords(start), variant.square_coords(landing)
+        df, dr = (f1 > f0) - (f1 < f0), (r1 > r0) - (r1 < r0)
+        for step in range(1, max(abs(f1 - f0), abs(r1 - r0))):
+            square = variant.square_at(f0 + df * step, r0 + dr * step)
+            if square in move.captures:
+                found.add(square)
+        start = landing
+    return frozenset(found)
 
 
 def final_hint(reading: Reading, lingering: Iterable[int]) -> Hint:

@@ -39,10 +39,14 @@ class Lights:
         if self.outcome is not None and kind not in ("takeback", "new-game"):
             self._show(self._idle_hint())
         elif kind == "expected":
+            self._restoring = False
             if self.correcting:
                 self.correcting = False
                 self._board_right(now, events)
             self._show(self._idle_hint())
+        elif self._restoring:  # after a takeback: put right, whatever the board looks like
+            self.correcting = True
+            self._show(self._correction_hint())
         elif kind in ("takeback", "new-game"):
             self._show(self._idle_hint())
         elif kind == "final":

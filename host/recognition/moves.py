@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from engine import Move
+from engine.position import Piece
 from host.recognition.events import Event
 from host.recognition.reread import Reopened
 from host.recognition.timing import SETTLE, SLIDE, TOGETHER
@@ -183,6 +184,10 @@ class GameChanges:
             )
 
     def _undo(self, now: float, events: list[Event]) -> None:
+        """Take the last move back in the game. The board is not touched: the pieces that
+        stand on it are still those of the move (the tracker goes on knowing them), so
+        the guidance sends each one back to its own square."""
+        standing = self._standing_pieces()
         before = self.game.moves[-1]
         self.game.pop()
         text = self.game.position.move_text(before)
@@ -190,6 +195,16 @@ class GameChanges:
         self.crown = None
         self.lingering -= before.captures  # back in the game
         self._new_turn()
+        self.tracker.reset(standing, self.sensed, in_air=False)
         self._began = self._reopened_began = now
         self._finishing = None
         events.append(Event("takeback", now, {"move": text, "fen": self.game.fen()}))
+
+    def _standing_pieces(self) -> dict[int, Piece]:
+        """The piece on each sensed square where the tracker is sure of it."""
+        standing: dict[int, Piece] = {}
+        for square in self.sensed:
+            seen = self.tracker.pieces_at(square)
+            if len(seen) == 1 and (piece := next(iter(seen))) is not None:
+                standing[square] = piece
+        return standing

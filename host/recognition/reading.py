@@ -49,7 +49,12 @@ class BoardReading:
     def _proved_by_reply(
         self, now: float, lifted: frozenset[int], placed: frozenset[int]
     ) -> tuple[Move, frozenset[int], bool] | None:
-        if self.outcome is not None or self._block == self.sensed or self._source != "turn":
+        if (
+            self.outcome is not None
+            or self._block == self.sensed
+            or self._restoring
+            or self._source != "turn"
+        ):
             return None
         return self.evidence.proved_by_reply(self.reading, self._board(), now, lifted, placed)
 
@@ -241,6 +246,14 @@ class BoardReading:
                 self.crown = None
                 self._crown_lifted = False
         self._reply = None
+        if self._restoring:
+            # After a takeback nothing is read as a move, however the board looks on its
+            # way back (a move, a reply landed on it): it is put right, or the position.
+            reading, _ = self._read_turn(board)
+            self.reading = reading if reading.kind == "expected" else UNKNOWN
+            self._source, self._two_ply_due = "turn", None
+            self._light(now, events)
+            return
         if self._pending is not None:
             move = self._pending[0]
             mine, _ = self._read_turn(board)

@@ -104,6 +104,9 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         #: squares lit "check the colours" after a correction the switches cannot confirm
         self.check: frozenset[int] = frozenset()
         self._block: frozenset[int] | None = None
+        #: after a takeback: no board is read as a move until the board stands as the game
+        #: does again (on the way back a board may look like a move played: it is not)
+        self._restoring = False
         self._alerted = False
         self._last_move: Move | None = None
         #: the only moves accepted this turn (None: every legal move); see `allow_only`
@@ -263,6 +266,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
             return events
         self._undo(now, events)
         self._block = self.sensed
+        self._restoring = True
         self._guide_now(now, events)
         return events
 
@@ -300,13 +304,19 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         allowed move (always, whatever the hint level: it is an instruction, not
         help). `None` lifts the restriction; a new turn (a move, a takeback, a new
         game) lifts it too, so a restriction can never outlive its position. The
-        last move stays open meanwhile: a piece that goes on is still read again."""
+        last move stays open meanwhile: a piece that goes on is still read again. A
+        board being put right (a takeback, a wrong board) is still guided."""
         self.allowed = None if moves is None else tuple(moves)
         reopened = self._reopened
-        self._new_turn(keep_allowed=True)
+        guiding = self.correcting  # a board being put right (after a takeback) stays so
+        self._new_turn(keep_allowed=True, keep_pieces=True)
         self._reopened = reopened
         events: list[Event] = []
-        self._evaluate(now, events)
+        if guiding:
+            self.correcting = True
+            self._guide_now(now, events)
+        else:
+            self._evaluate(now, events)
         return events
 
     def set_hint_level(self, now: float, level: str) -> list[Event]:
@@ -330,9 +340,14 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
 
     # -- turn set-up -------------------------------------------------------------
 
-    def _new_turn(self, turn: TurnBoards | None = None, *, keep_allowed: bool = False) -> None:
+    def _new_turn(
+        self, turn: TurnBoards | None = None, *, keep_allowed: bool = False,
+        keep_pieces: bool = False,
+    ) -> None:
         """Start reading a turn of the game's position (`turn`: its boards, if already
-        made); the restriction of `allow_only` is lifted unless `keep_allowed`."""
+        made); the restriction of `allow_only` is lifted unless `keep_allowed`; which
+        piece stands where is read afresh from the position unless `keep_pieces` (the
+        same position, the same board: nothing moved)."""
         if not keep_allowed:
             self.allowed = None
         previous = None
@@ -367,11 +382,14 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         self._last_move = self.game.moves[-1] if self.game.moves else None
         self._alerted = False
         self.correcting = False
+        if not keep_pieces:
+            self._restoring = False
         self._reopened = None
         if self.outcome is None:
             self.outcome = self.game.outcome()
         if hasattr(self, "tracker"):
-            self.tracker.reset(self._known_pieces(), self.sensed, likely=self._extra_pieces())
+            if not keep_pieces:
+                self.tracker.reset(self._known_pieces(), self.sensed, likely=self._extra_pieces())
             self.tracker.turn(self.game.position.turn, turn.capturable)
 
     def _accepted(self) -> list[Move] | None:

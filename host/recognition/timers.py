@@ -23,7 +23,7 @@ class Timers:
 
     def next_deadline(self) -> float | None:
         """When a timer will fire if the board stays as it is, or None if it is at rest."""
-        if self._block == self.sensed:
+        if self._block == self.sensed or self._restoring:
             return None
         if self._pending is not None:
             # While its piece is off its square again nothing is due: it may be a brush.

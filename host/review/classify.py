@@ -20,8 +20,8 @@ forced result (a win the search sees to the end) counts as the clamp.
 Why these: losing a man for nothing is the typical blunder in draughts; half a man
 is what a wasted tempo or a weakened back row costs in the evaluation; below 0.3
 the search's own noise between two positions (one ply deeper or shallower)
-dominates. On world-championship games (docs/web.md) this gives about one
-inaccuracy or worse per player per game.
+dominates. On master games this marks about one move per player per game
+(docs/web.md has the figures).
 """
 
 from __future__ import annotations

@@ -367,9 +367,7 @@ class Session(BoardCommands, EventHandling, Leds):
         if not word:
             return
         if word == "takeback":
-            if rec.outcome is not None and rec.game.moves:
-                self.journal.reopen()
-            self._handle(rec.take_back(now))
+            self._take_back(now)
         elif word == "new":
             self.new_game(now)
             return
@@ -386,6 +384,44 @@ class Session(BoardCommands, EventHandling, Leds):
             known = ", ".join(f"{en}/{pt}" for en, pt in zip(COMMANDS, COMANDOS, strict=True))
             print(f"unknown command {text.strip()!r}; commands: {known}", file=sys.stderr)
         self._redraw(now)
+
+    def takeback_plies(self) -> int:
+        """How many plies one take back undoes. Between two people, the last one. Against
+        the computer, the person's last move and the computer's replies after it, so the
+        person is to move again where they were (lichess does the same): two plies once
+        the computer has replied, one while it thinks or waits for its move to be carried
+        out, none when the person has not moved yet. 0 too after a resignation or an agreed
+        draw: those are not undone by taking a move back."""
+        game = self.game
+        outcome = self.recogniser.outcome
+        if outcome is not None and outcome.reason in ("resignation", "agreement"):
+            return 0
+        computer = computer_levels(self.players, self.config.computer_level)
+        if len(computer) != 1:  # two people, or the computer against itself
+            return min(1, len(game.moves))
+        for ply in range(len(game.moves) - 1, -1, -1):
+            if game.positions[ply].turn not in computer:
+                return len(game.moves) - ply
+        return 0
+
+    def _take_back(self, now: float) -> None:
+        """Undo `takeback_plies` plies; the board is then guided back to the position
+        before them (both pieces' way back lit when the computer's reply goes too)."""
+        rec = self.recogniser
+        plies = self.takeback_plies()
+        if not rec.game.moves:
+            self._handle(rec.take_back(now))  # the recogniser says there is nothing
+            return
+        if plies == 0:
+            if rec.outcome is not None:
+                self.announcer.announce("takeback-after-end", reason=rec.outcome.reason)
+            else:
+                self.announcer.announce("no-move-of-yours")
+            return
+        if rec.outcome is not None:
+            self.journal.reopen()
+        for _ in range(plies):
+            self._handle(rec.take_back(now))
 
     def offer_draw(self, now: float, side: str | None = None) -> bool:
         """A draw offered to the computer by the person playing it (`side`, or None: the

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from host.announce import Announcement
 from host.clock.keeper import GameClock
 from host.games import save_game
 from host.journal import result_text
+from host.move_reasons import board_mistake
 from host.players import pdn_tags, resolved
 from host.recognition.recogniser import Event
 
@@ -93,10 +95,21 @@ class EventHandling:
                 publish("notice", event.time, notice=event.kind, **d)
                 if event.kind in ("crown", "crown-confirmed"):
                     self.announcer.announce(event.kind, square=self._name(d["square"]))
+                elif event.kind == "illegal-board" and (why := self.mistake()) is not None:
+                    self.announcer.announce("illegal-move", why=why)  # the engine's reason
                 else:
                     self.announcer.announce(event.kind, **d)
         if events:
             self._publish_clock(self._clock)
+
+    def mistake(self) -> dict[str, Any] | None:
+        """Why the board is no move, when one piece went where it cannot (the engine's
+        reason as code and params, host/move_reasons.py), else None."""
+        rec = self.recogniser
+        if rec.outcome is not None or rec.reading.kind != "unknown":
+            return None
+        error = board_mistake(rec.game.position, rec.expected, rec.sensed - rec.lingering)
+        return None if error is None else {"code": error.code, "params": dict(error.params)}
 
     def _journal_trouble(self, problem: str | None) -> None:
         """The journal (or the games folder) stopped taking writes, or takes them again

@@ -3,9 +3,11 @@
 `--listen HOST:PORT` (default 127.0.0.1:8080, `off` for no page). Serving
 only this computer needs no token: nobody else can reach it. Serving the LAN
 is a decision the user makes explicitly with `--listen 0.0.0.0:8080` (or an
-address); then every control needs a token, generated at start-up unless one
-is configured, printed with the page's address and drawn as a QR code on the
-console so a phone can open the page already allowed to play.
+address); then every control needs a token: the configured one, else one made the
+first time and kept in the data folder (`page-token`, owner-only) so phones keep
+control across restarts until the owner rotates it (`run --new-token`). It is
+printed with the page's address and drawn as a QR code on the console so a phone
+can open the page already allowed to play.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import threading
 import webbrowser
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from host.errors import UserError
@@ -62,14 +65,57 @@ def parse_listen(text: str) -> Listen | None:
     return Listen(host, int(port_text))
 
 
-def choose_token(listen: Listen, configured: str | None) -> str | None:
-    """The configured token (checked with the config: `host.config.Token`); a fresh one
-    when serving the LAN without one; else none."""
+#: the file in the data folder that keeps the page's token across restarts
+TOKEN_FILE = "page-token"
+
+
+def choose_token(
+    listen: Listen, configured: str | None, data_dir: Path | None = None, *, rotate: bool = False
+) -> str | None:
+    """The configured token (checked with the config: `host.config.Token`); else, when
+    serving the LAN, the one kept in `data_dir` (made the first time, and made afresh
+    when `rotate`, `run --new-token`), so every phone keeps control across restarts;
+    serving only this computer, none."""
     if configured:
         return configured
     if listen.local_only:
         return None
-    return secrets.token_urlsafe(12)
+    if data_dir is None:
+        return secrets.token_urlsafe(12)
+    path = data_dir / TOKEN_FILE
+    if not rotate:
+        kept = _read_token(path)
+        if kept is not None:
+            return kept
+    token = secrets.token_urlsafe(12)
+    _keep_token(path, token)
+    return token
+
+
+def _read_token(path: Path) -> str | None:
+    """The kept token, or None if there is none (or it is not a usable one)."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if len(text) >= 8 and not any(c.isspace() for c in text) else None
+
+
+def _keep_token(path: Path, token: str) -> None:
+    """Write the token readable by its owner only (0600), replacing any older one."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        spare = path.with_name(path.name + ".new")
+        descriptor = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            os.fchmod(file.fileno(), 0o600)
+            file.write(token + "\n")
+        os.replace(spare, path)
+    except OSError as error:
+        raise UserError(
+            f"cannot keep the page's token in {path}: {error.strerror or error} "
+            "(set `token` in the config, or check the data folder)"
+        ) from None
 
 
 def page_url(listen: Listen, port: int, token: str | None) -> str:

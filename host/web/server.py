@@ -61,6 +61,7 @@ from host.web.guard import (
 from host.web.protocol import MAX_BODY, BadRequest, parse_control, parse_hands, parse_object
 from host.web.review_routes import ReviewRoutes
 from host.web.static_files import SECURITY_HEADERS, StaticFiles
+from host.web.words import game_history, page_words
 
 log = logging.getLogger(__name__)
 STATIC = resources.files("host.web") / "static"
@@ -190,6 +191,8 @@ class WebServer:
         app.router.add_get("/review", self.review_page)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/api/state", self.get_state)
+        app.router.add_get("/api/words", self.get_words)
+        app.router.add_get("/api/history", self.get_history)
         app.router.add_post("/api/hands", self.post_hands)
         app.router.add_post("/api/control", self.post_control)
         app.router.add_get("/api/pdn", self.get_pdn)
@@ -245,6 +248,16 @@ class WebServer:
     async def get_state(self, request: web.Request) -> web.Response:
         return web.json_response(self.state(), headers=SECURITY_HEADERS)
 
+    async def get_words(self, request: web.Request) -> web.Response:
+        """The host's sentences, for each page to render announcements in its viewer's
+        language (host/messages.py, host/move_reasons.py)."""
+        return web.json_response(page_words(), headers=SECURITY_HEADERS)
+
+    async def get_history(self, request: web.Request) -> web.Response:
+        """Every position of the game so far, for looking back at any move."""
+        return web.json_response(game_history(self.runtime.session.game),
+                                 headers=SECURITY_HEADERS)
+
     async def get_pdn(self, request: web.Request) -> web.Response:
         session = self.runtime.session
         try:
@@ -291,6 +304,17 @@ class WebServer:
             origin=request.headers.get("Origin"),
             host=request.host,
         )
+
+    def _why_watching(self, request: web.Request, supplied: str | None) -> str:
+        """Why a page may only watch, for it to explain how to get the controls: "token"
+        (one is needed), "stale-token" (the one it has is not the board's: rotated),
+        "local-only" (no token: only this computer controls), "other-site"."""
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+            return "other-site"
+        if self.token:
+            return "stale-token" if supplied else "token"
+        return "local-only"
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -355,6 +379,7 @@ class WebServer:
     async def socket(self, request: web.Request) -> web.StreamResponse:
         supplied = request.query.get("token") or _bearer(request.headers.get("Authorization"))
         may_control = self._refusal(request, supplied) is None
+        why = None if may_control else self._why_watching(request, supplied)
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_SOCKET_MESSAGE)
         try:
             await ws.prepare(request)
@@ -367,7 +392,7 @@ class WebServer:
         self._invalidate()  # everyone's watcher count changes
         writer = asyncio.create_task(self._write(watcher))
         try:
-            await ws.send_json({"type": "hello", "control": may_control})
+            await ws.send_json({"type": "hello", "control": may_control, "why": why})
             watcher.dirty.set()
             async for message in ws:
                 if message.type == WSMsgType.TEXT:

@@ -486,3 +486,21 @@ def test_a_board_publishes_even_where_an_older_acl_hides_its_own_status(
     finally:
         publisher.close(timeout=1)
         watcher.close()
+
+
+def test_a_relay_serves_even_where_an_older_acl_drops_its_marker(
+        broker: Broker, tmp_path: Path, monkeypatch) -> None:
+    from host.broadcast import relay as relay_module
+
+    monkeypatch.setattr(relay_module, "MARKER_WAIT", 1.0)
+    acl = broker.folder / "acl"
+    acl.write_text(acl.read_text().replace(f"topic readwrite {topics.ROOT}/relay/relay/#\n", ""))
+    broker.stop()
+    broker.start()
+    lines: list[str] = []
+    relay = Relay(broker.settings("relay"), tmp_path / "out", log=lines.append).start()
+    try:
+        assert relay.caught_up.wait(15)
+        assert any("did not return the relay's marker" in line for line in lines)
+    finally:
+        relay.stop()

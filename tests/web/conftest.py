@@ -202,6 +202,25 @@ def server(tmp_path: Path) -> Iterator[BoardServer]:
     board.stop()
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BoardServer]:
+    """One simulator for a whole test module: each test starts its own game on it with
+    `fresh` (a new game is how a player starts over, too)."""
+    board = BoardServer(tmp_path_factory.mktemp("shared") / "board", "--board", "sim",
+                        "--new").start()
+    yield board
+    board.stop()
+
+
+def fresh(board: BoardServer, **control: Any) -> dict[str, Any]:
+    """A new game on `board` (`players`, `variant`, `fen` as the page's new-game control
+    takes them; two people by default), once the board stands as it does."""
+    control.setdefault("players", {"W": "human", "B": "human"})
+    status, answer = board.control(command="new", **control)
+    assert status == 200, answer
+    return board.wait_for(lambda s: not s["moves"] and not s["correcting"])
+
+
 def journal_with(folder: Path, variant: str, fen: str) -> None:
     """An unfinished game in the journal, as a power cut would leave it: the board
     resumes it (and the simulator sets its pieces up as the game stands)."""
@@ -231,7 +250,7 @@ def browser():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def page(browser):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

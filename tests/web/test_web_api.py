@@ -63,7 +63,9 @@ def test_an_illegal_placement_is_never_a_move_and_is_guided_back(server: BoardSe
     assert state["moves"] == [] and state["correcting"]
     assert state["leds"] == {"13": "wrong", "22": "wrong"}
     assert state["blink"] == [13]  # take from the blinking square, put on the steady one
-    assert "The board is wrong. Put the lit squares right." in state["announcements"]
+    # the engine's reason, as the board says it
+    assert ("The board is wrong: the piece on c3 cannot go to a5; it can go to b4, d4. "
+            "Put the lit squares right.") in state["announcements"]
     server.hands(lift=13)
     server.hands(place=22)
     state = server.wait_for(lambda s: not s["correcting"])

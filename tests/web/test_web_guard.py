@@ -204,6 +204,8 @@ def test_the_page_files_are_cached_and_compressed(server: BoardServer) -> None:
 def spectators(tmp_path: Path) -> Iterator[SpectatorServer]:
     relay = Relay(BrokerSettings("mqtt://127.0.0.1:1"), tmp_path, log=lambda _t: None)
     running = SpectatorServer(relay, tmp_path, "127.0.0.1", 0).start()
+    relay._catch_up()  # as tests/broadcast/test_spectators.py: no broker to catch up with
+    relay._publish()
     yield running
     running.stop()
 

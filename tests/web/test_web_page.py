@@ -176,11 +176,13 @@ def test_a_second_page_watches_the_same_board(browser, page, server: BoardServer
         expect(other.locator("#move-list .m")).to_have_text(["c3-d4"], timeout=SLOW)
         assert pieces(other) == pieces(page)
         expect(other.locator("#said-list")).to_contain_text("White played c3-d4.")
-        other.click('[data-hints="off"]')  # settings from one page reach every page
+        other.click('[data-hints="off"]')  # the board's settings reach every page
         expect(page.locator('[data-hints="off"]')).to_have_attribute("aria-checked", "true",
                                                                       timeout=SLOW)
-        other.click('[data-language="pt-BR"]')
-        expect(page.locator("#btn-new")).to_have_text("Novo jogo", timeout=SLOW)
+        other.click('[data-language="pt-BR"]')  # the board's voice: every page shows it...
+        expect(page.locator('[data-language="pt-BR"]')).to_have_attribute(
+            "aria-checked", "true", timeout=SLOW)
+        expect(page.locator("#btn-new")).to_have_text("New game")  # ...each in its language
     finally:
         other.context.close()
 
@@ -294,8 +296,8 @@ def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer
     square(page, 18).click()
     expect(page.locator("#btn-play-computer")).to_be_visible(timeout=SLOW)
     move = server.state()["computer"]["move"]
-    expect(page.locator("#computer-text")).to_contain_text(move["text"])
-    expect(page.locator("#latest")).to_be_hidden()  # the move is said once, not twice
+    expect(page.locator("#latest")).to_have_text(
+        f"The computer plays {move['text']}: carry out the lit move on the board.")
     expect(square(page, move["from"])).to_have_attribute("data-led", "move-from")
     expect(square(page, move["to"])).to_have_attribute("data-led", "destination")
     screenshot(page, "computer")
@@ -303,7 +305,7 @@ def test_playing_the_computer_from_the_new_game_dialog(page, server: BoardServer
     expect(page.locator("#move-list .m")).to_have_text(["c3-d4", move["text"]], timeout=SLOW)
     expect(page.locator("#btn-play-computer")).to_be_hidden()
     page.click("#btn-hint")
-    expect(page.locator("#computer-text")).to_contain_text("Hint:", timeout=SLOW)
+    expect(page.locator("#latest")).to_contain_text("Hint:", timeout=SLOW)
     hint = server.state()["computer"]["hint"]
     expect(square(page, hint["from"])).to_have_attribute("data-led", "move-from")
     assert any("Hint: " in text for text in server.state()["announcements"])
@@ -347,8 +349,8 @@ LAYOUTS = [({"width": 1280, "height": 900}, False), ({"width": 1280, "height": 7
 def test_lifting_a_piece_does_not_move_the_board_or_the_tray(
     browser, server: BoardServer, viewport, phone, language
 ) -> None:
-    server.control(command="language", language=language)
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                  locale=language)  # the page follows the browser's language
     page = context.new_page()
     try:
         open_board(page, server)
@@ -374,8 +376,7 @@ def test_lifting_a_piece_does_not_move_the_board_or_the_tray(
 def test_a_phone_shows_the_name_the_whole_variant_and_one_row_of_spare_pieces(
     browser, server: BoardServer, width: int, language: str
 ) -> None:
-    server.control(command="language", language=language)
-    context = browser.new_context(viewport={"width": width, "height": 844},
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale=language,
                                   device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:

@@ -154,7 +154,7 @@ def test_socket_sends_whole_state_then_answers_bad_messages_with_errors(
         b"\x00\x01binary", "x" * 5000,
     ]
     received = run_async(_socket_session(ws_url(server), [json.dumps({"id": 1})] + bad))
-    assert received[0] == {"type": "hello", "control": True}
+    assert received[0] == {"type": "hello", "control": True, "why": None}
     states = [m for m in received if m.get("type") == "state"]
     assert states and states[0]["state"]["fen"] == before["fen"]
     errors = [m for m in received if m.get("type") == "error"]
@@ -180,14 +180,15 @@ def test_a_watcher_without_the_token_cannot_control_over_the_socket(
     before = lan_server.state()
     message = '{"id": 3, "control": {"command": "resign"}}'
     received = run_async(_socket_session(ws_url(lan_server), [message]))
-    assert received[0] == {"type": "hello", "control": False}
+    # the page is told why, to say how to get the controls (docs/web.md)
+    assert received[0] == {"type": "hello", "control": False, "why": "token"}
     assert any(m.get("type") == "state" for m in received)
     (error,) = [m for m in received if m.get("type") == "error"]
     assert error["id"] == 3 and "token" in error["error"]
     assert same_game(lan_server.state(), before)
     allowed = ws_url(lan_server) + "?token=" + token_of(lan_server)
     received = run_async(_socket_session(allowed, [message]))
-    assert received[0] == {"type": "hello", "control": True}
+    assert received[0] == {"type": "hello", "control": True, "why": None}
     assert {"type": "reply", "id": 3, "ok": True} in received
     assert lan_server.state()["outcome"]["reason"] == "resignation"
 

@@ -1,11 +1,15 @@
-// The page: one WebSocket for live state (and, in order, the hands and controls),
-// the side panel, the dialogs, and the browser's own speech where it has one.
+// The page: one WebSocket for live state (and, in order, the hands and controls), this
+// viewer's own language and settings, looking back through the game, the dialogs, and
+// the browser's own speech and sounds where it has them.
 "use strict";
 
 (function () {
-  const $ = (id) => document.getElementById(id);
   const TOKEN_KEY = "draughtsboard-token";
   const SPEECH_KEY = "draughtsboard-speech";
+  const SOUNDS_KEY = "draughtsboard-sounds";
+  const LANGUAGE_KEY = "draughtsboard-language";
+  const FLIP_KEY = "draughtsboard-flipped";
+  const SLIP_SHOWN = 5000; // ms a slip's reason stays in the status line
 
   // A token in the address (from the QR code) is kept for this browser and removed
   // from the address bar, so it is not shared with a screenshot or a bookmark.
@@ -14,16 +18,23 @@
     localStorage.setItem(TOKEN_KEY, params.get("token"));
     history.replaceState(null, "", location.pathname);
   }
-  const token = localStorage.getItem(TOKEN_KEY) || "";
+  let token = localStorage.getItem(TOKEN_KEY) || "";
 
   let state = null;
   let mayControl = false;
+  let why = null; // why this page may not control (the host's hello says)
   let socket = null;
   let retry = 500;
   let nextId = 1;
   const waiting = new Map(); // message id -> resolve
   let queue = Promise.resolve(); // actions go out one after another, in order
-  let spoken = null; // how many announcements this page has already heard
+  let heard = null; // how many announcements this page has already spoken or shown
+  let movesSeen = null; // how many moves this page has already sounded
+  let slip = null; // {key, values, until}: why a piece just went back
+  let slipTimer = null;
+  let ply = null; // the position looked at (plies from the start), or null: live
+  let past = null; // {key, positions}: the game's positions (GET /api/history)
+  const sounds = new Sounds();
 
   const board = new BoardView($("board"), $("ghost"), {
     lift: (square, hold) => send("hands", hold ? { lift: square, hold: true } : { lift: square }),
@@ -32,15 +43,26 @@
   });
   // The note under the tray always holds a line (what the tray is for, or what the hand
   // holds), so lifting a piece never moves the page.
-  board.onHandChange = () => renderHandNote();
+  board.hands.onHandChange = () => renderHandNote();
+  board.hands.onSlip = (key, values) => {
+    slip = { key, values };
+    clearTimeout(slipTimer);
+    slipTimer = setTimeout(() => { slip = null; if (state) render(); }, SLIP_SHOWN);
+    tell(say(language(), key, values));
+    if (state) render();
+  };
+  board.flip(localStorage.getItem(FLIP_KEY) === "on");
+
   function renderHandNote() {
-    const holding = Boolean(board.hand);
-    $("hand-note").textContent = say(language(), holding ? "hand" : "tray-help");
-    $("hand-note").dataset.holding = String(holding);
+    const hand = board.hands.held;
+    const key = hand ? (hand.byKey ? "hand-keys" : "hand") : "tray-help";
+    setText($("hand-note"), say(language(), key));
+    $("hand-note").dataset.holding = String(Boolean(hand));
   }
 
   function language() {
-    return (state && state.language) || "pt-BR";
+    return chooseLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages,
+      state && state.language);
   }
 
   // -- talking to the host ----------------------------------------------------------
@@ -54,7 +76,7 @@
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = () => {
       setLink("offline");
-      board.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
+      board.hands.dropHand(); // the host puts a held piece back where it was lifted (docs/web.md)
       for (const resolve of waiting.values()) resolve({ type: "error", error: "connection lost" });
       waiting.clear();
       setTimeout(connect, retry);
@@ -62,9 +84,19 @@
     };
   }
 
+  function reconnect() {
+    if (socket) {
+      socket.onclose = null;
+      socket.close();
+    }
+    retry = 500;
+    connect();
+  }
+
   function receive(message) {
     if (message.type === "hello") {
       mayControl = Boolean(message.control);
+      why = message.why || null;
     } else if (message.type === "state") {
       state = message.state;
       setLink("live");
@@ -105,6 +137,42 @@
     return send("control", Object.assign({ command }, extra || {}));
   }
 
+  // -- looking back: the position after any move --------------------------------------
+
+  async function history() {
+    const key = state.moves.length + "|" + state.fen;
+    if (!past || past.key !== key) {
+      const answer = await (await fetch("/api/history")).json();
+      past = { key, positions: answer.positions };
+    }
+    return past.positions;
+  }
+
+  async function look(at) {
+    if (!state) return;
+    const active = document.activeElement;
+    const inList = Boolean(active && active.closest && active.closest("#move-list"));
+    if (at === null || at >= state.moves.length) {
+      ply = null;
+    } else {
+      ply = Math.max(0, at);
+      await history();
+    }
+    render();
+    if (inList) { // the list was drawn again: the focus follows the position shown
+      const button = document.querySelector('#move-list [tabindex="0"]');
+      if (button) button.focus();
+    }
+  }
+
+  function shownPosition() {
+    if (ply === null || !past || !past.positions[ply]) return null;
+    const position = past.positions[ply];
+    const leds = {};
+    for (const square of position.last || []) leds[square] = "last-move";
+    return { pieces: position.pieces, leds, blink: [] };
+  }
+
   // -- drawing --------------------------------------------------------------------------
 
   function render() {
@@ -112,158 +180,73 @@
     document.documentElement.lang = lang;
     for (const element of document.querySelectorAll("[data-i18n]")) {
       if (element.dataset.armed === "true") continue; // showing its question
-      element.textContent = say(lang, element.dataset.i18n);
+      setText(element, say(lang, element.dataset.i18n));
     }
+    if (ply !== null && ply >= state.moves.length) ply = null; // that move was taken back
+    const shown = shownPosition();
+    const browsing = shown !== null;
     const simulated = state.mode === "sim";
-    board.render(state, simulated && mayControl);
+    const view = { state, lang, slip, browsing, ply: browsing ? ply : null, mayControl };
+    board.render(state, simulated && mayControl && !browsing, lang, shown || undefined);
     $("tray").hidden = !(simulated && mayControl);
     renderHandNote();
-    $("variant-name").textContent = capitalise(state.variant_name);
-    $("mode-badge").textContent = say(lang, simulated ? "sim" : "companion");
+    setText($("variant-name"), capitalise(variantLabel(lang, state.variant)));
+    setText($("mode-badge"), say(lang, simulated ? "sim" : "companion"));
     $("watch-badge").hidden = mayControl;
-    $("watch-badge").textContent = say(lang, "watching");
-    $("controls").classList.toggle("disabled", !mayControl);
-    for (const button of document.querySelectorAll("#controls button")) {
-      button.disabled = !mayControl;
-    }
-    renderStatus(lang);
-    renderComputer(lang, simulated);
-    renderMoves(lang);
+    setText($("watch-badge"), say(lang, "watching"));
+    setLink($("link-badge").dataset.link);
+    renderAccess(lang);
+    renderControls(lang);
+    renderStatus(view);
+    renderMoves(view, look);
     Clocks.render(state, lang, mayControl, (command) => control(command)); // clock.js
-    renderSaid();
-    renderLegend(lang);
+    renderViewing(view);
+    renderSaid(view);
+    renderLegend(view, shown || state);
     for (const button of document.querySelectorAll("[data-hints]")) {
       button.setAttribute("aria-checked", String(button.dataset.hints === state.hints));
     }
     for (const button of document.querySelectorAll("[data-language]")) {
-      button.setAttribute("aria-checked", String(button.dataset.language === lang));
+      button.setAttribute("aria-checked", String(button.dataset.language === state.language));
     }
-    speakNew();
+    for (const button of document.querySelectorAll("[data-page-language]")) {
+      button.setAttribute("aria-checked", String(button.dataset.pageLanguage === lang));
+    }
+    hearNew(lang);
   }
 
-  function renderStatus(lang) {
-    const over = state.outcome;
-    // The players, event and round a club's pairings give the game (docs/broadcast.md).
-    const tags = state.tags || {};
-    const computerSides = (state.computer && state.computer.sides) || {};
-    const player = (side) => tags[side === "W" ? "White" : "Black"] ||
-      (computerSides[side] ? playerLabel(lang, "computer:" + computerSides[side]) : "");
-    const names = player("W") || player("B")
-      ? say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
-        say(lang, "black") + ": " + (player("B") || say(lang, "human"))
-      : "";
-    const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
-    $("players-line").textContent = [names, round].filter(Boolean).join(" — ");
-    $("players-line").hidden = !names && !round;
-    $("turn-dot").className = "dot " + (state.turn === "W" ? "white" : "black");
-    $("turn-text").textContent = say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] });
-    $("turn").hidden = Boolean(over);
-    $("outcome").hidden = !over;
-    $("btn-review").hidden = !over || !state.moves.length; // the review of the game just ended
-    if (over) {
-      $("outcome").textContent = over.text + "  " + over.result;
-      $("outcome").dataset.winner = over.winner || "draw";
+  // The game's controls: off without the right to control, and off where they make no
+  // sense now (the host says why: state.controls), with the reason as a tooltip.
+  function renderControls(lang) {
+    const refusals = state.controls || {};
+    const over = Boolean(state.outcome);
+    for (const button of document.querySelectorAll("button.game")) {
+      const command = button.id.replace("btn-", "");
+      const refusal = refusals[command];
+      button.disabled = !mayControl || Boolean(refusal);
+      if (refusal) button.title = renderMessage(lang, refusal, {}, "refusals");
+      else button.removeAttribute("title");
     }
-    const said = state.announcements;
-    let latest = said.length ? said[said.length - 1] : "";
-    if (!latest && !state.moves.length) latest = say(lang, "first-steps");
-    if (over && latest === over.text) latest = "";
-    if (state.correcting && !over) latest = say(lang, "correcting");
-    $("latest").textContent = latest;
-    $("latest").hidden = !latest;
-    $("status-card").dataset.correcting = String(Boolean(state.correcting && !over));
+    $("controls").classList.toggle("watching", !mayControl);
+    $("btn-hint").hidden = !state.computer;
+    $("btn-rematch").disabled = !mayControl || !over;
+    $("btn-flip").setAttribute("aria-pressed", String(board.flipped));
+    $("btn-new").disabled = !mayControl;
   }
 
-  // The computer opponent: thinking, or its move waiting for a hand (on the simulator, a
-  // button carries it out square by square, as a hand would: lift, take, put down).
-  function renderComputer(lang, simulated) {
-    const computer = state.computer;
-    const move = computer && computer.move;
-    let text = "";
-    if (computer && computer.thinking) {
-      text = say(lang, "computer-thinking", { side: SIDE_NAMES[lang][state.turn] });
-    } else if (move) {
-      text = say(lang, "computer-plays", { move: move.text });
-    } else if (computer && computer.hint) {
-      text = say(lang, "hint-shown", { move: computer.hint.text });
-    }
-    $("computer-text").textContent = text;
-    $("computer-line").hidden = !text || Boolean(state.outcome);
-    // The same move announced just now is said once, here, beside its button.
-    const shown = move || (computer && computer.hint);
-    if (text && shown && $("latest").textContent.includes(shown.text)) $("latest").hidden = true;
-    $("btn-play-computer").hidden = !(move && simulated && mayControl);
-    $("btn-hint").hidden = !computer;
-  }
-
-  function playerLabel(lang, value) {
-    if (value === "human") return say(lang, "human");
-    const level = Number(value.split(":")[1]);
-    return say(lang, "computer") + " · " + say(lang, "level", { n: level }) +
-      " (" + words(lang)["level-names"][level] + ")";
-  }
-
-  function renderMoves(lang) {
-    const list = $("move-list");
-    list.replaceChildren();
-    const moves = state.moves;
-    if (!moves.length) {
-      const empty = document.createElement("li");
-      empty.className = "empty";
-      empty.textContent = say(lang, "no-moves-yet");
-      list.append(empty);
-      return;
-    }
-    for (let i = 0; i < moves.length; i += 2) {
-      const item = document.createElement("li");
-      const number = document.createElement("span");
-      number.className = "n";
-      number.textContent = i / 2 + 1 + ".";
-      item.append(number);
-      for (const text of moves.slice(i, i + 2)) {
-        const move = document.createElement("span");
-        move.className = "m";
-        move.textContent = text;
-        item.append(move);
-      }
-      list.append(item);
-    }
-    list.scrollTop = list.scrollHeight; // the list scrolls, never the page
-  }
-
-  function renderSaid() {
-    const list = $("said-list");
-    list.replaceChildren();
-    for (const text of state.announcements.slice().reverse()) {
-      const item = document.createElement("li");
-      item.textContent = text;
-      list.append(item);
-    }
-  }
-
-  function renderLegend(lang) {
-    const roles = [...new Set(Object.values(state.leds))];
-    const legend = $("legend");
-    legend.replaceChildren();
-    for (const role of roles) {
-      const item = document.createElement("li");
-      const swatch = document.createElement("span");
-      swatch.className = "swatch";
-      swatch.style.setProperty("--led", state.colours[role] || "#ffffff");
-      swatch.dataset.role = role;
-      if (role === "capture-alert" || role === "wrong") swatch.classList.add("blinks");
-      item.append(swatch, document.createTextNode(words(lang).roles[role] || role));
-      legend.append(item);
-    }
-  }
-
-  function capitalise(text) {
-    return text ? text[0].toUpperCase() + text.slice(1) : "";
+  // Why this page cannot control, and how to get the controls (companion mode, a LAN).
+  function renderAccess(lang) {
+    $("access").hidden = mayControl;
+    if (mayControl) return;
+    const key = { "token": "why-token", "stale-token": "why-stale", "local-only": "why-local",
+                  "other-site": "why-other-site" }[why] || "why-token";
+    setText($("access-text"), say(lang, key));
+    $("token-form").hidden = !(why === "token" || why === "stale-token");
   }
 
   function setLink(kind) {
     $("link-badge").dataset.link = kind;
-    $("link-badge").textContent = say(language(), kind);
+    setText($("link-badge"), say(language(), kind));
   }
 
   let toastTimer = null;
@@ -274,17 +257,34 @@
     toastTimer = setTimeout(() => { $("toast").hidden = true; }, 4000);
   }
 
-  // -- speech (the browser's own, where it has one) ---------------------------------
+  // For screen readers: what is said, as it is said (a live region kept short).
+  function tell(text) {
+    const live = $("live");
+    const line = document.createElement("p");
+    line.textContent = text;
+    live.append(line);
+    while (live.childElementCount > 4) live.firstElementChild.remove();
+  }
 
-  function speakNew() {
+  // -- what is new: announcements (read out, spoken), moves (sounded) -----------------
+
+  function hearNew(lang) {
     const total = state.announced;
-    if (spoken === null || total < spoken) spoken = total; // nothing old is read out
-    const fresh = Math.min(total - spoken, state.announcements.length);
-    spoken = total;
-    if (!$("speech").checked || !("speechSynthesis" in window) || fresh <= 0) return;
-    for (const text of state.announcements.slice(-fresh)) {
+    if (heard === null || total < heard) heard = total; // nothing old is read out
+    const said = state.said || [];
+    const fresh = said.slice(said.length - Math.min(total - heard, said.length));
+    heard = total;
+    const texts = fresh.map((item) => renderMessage(lang, item.kind, item.params));
+    for (const text of texts) tell(text);
+    const moves = state.moves.length;
+    if (movesSeen !== null && moves > movesSeen) { // the latest of the new moves
+      sounds.play(state.moves[moves - 1].includes("x"));
+    }
+    movesSeen = moves;
+    if (!$("speech").checked || !("speechSynthesis" in window)) return;
+    for (const text of texts) {
       const utterance = new SpeechSynthesisUtterance(text);
-      utterance.lang = language() === "pt-BR" ? "pt-BR" : "en-GB";
+      utterance.lang = lang === "pt-BR" ? "pt-BR" : "en-GB";
       window.speechSynthesis.speak(utterance);
     }
   }
@@ -301,8 +301,25 @@
     for (const square of move.captured_order) send("hands", { lift: square });
     send("hands", { place: move.to });
   });
-  armed($("btn-resign"), () => control("resign"), "confirm-resign");
-  armed($("btn-draw"), () => control("draw"), "confirm-draw");
+  // The put-right a person would do: the same lifts and places, one after another.
+  $("btn-put-right").addEventListener("click", () => {
+    board.hands.putBack();
+    for (const step of (state && state.put_right) || []) send("hands", step);
+  });
+  $("btn-rematch").addEventListener("click", () => {
+    const players = state.players || { W: "human", B: "human" };
+    control("new", { variant: state.variant, players: { W: players.B, B: players.W } });
+  });
+  $("btn-flip").addEventListener("click", () => {
+    board.flip(!board.flipped);
+    localStorage.setItem(FLIP_KEY, board.flipped ? "on" : "off");
+    if (state) render();
+  });
+  $("btn-live").addEventListener("click", () => look(null));
+  armed($("btn-resign"), () => control("resign"), () => "confirm-resign");
+  armed($("btn-draw"), () => control("draw"),
+    () => (state && state.computer && Object.keys(state.computer.sides || {}).length
+      ? "confirm-draw-computer" : "confirm-draw"));
 
   // A button that needs a second press within 3 s (resigning cannot be undone by accident).
   function armed(button, action, question) {
@@ -317,10 +334,27 @@
       }
       button.dataset.armed = "true";
       const side = SIDE_NAMES[language()][state ? state.turn : "W"];
-      button.textContent = say(language(), question, { side });
+      button.textContent = say(language(), question(), { side });
       timer = setTimeout(() => { button.dataset.armed = "false"; render(); }, 3000);
     });
   }
+
+  // The move list (or the page, when nothing else has the focus): the arrow keys step
+  // through the positions, Home to the start, End or Escape back to the live game.
+  function stepThrough(event) {
+    if (!state || !state.moves.length) return;
+    const at = ply === null ? state.moves.length : ply;
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+    if (step !== undefined) look(at + step);
+    else if (event.key === "Home") look(0);
+    else if (event.key === "End" || event.key === "Escape") look(null);
+    else return;
+    event.preventDefault();
+  }
+  $("move-list").addEventListener("keydown", stepThrough);
+  document.addEventListener("keydown", (event) => {
+    if (event.target === document.body && !event.altKey && !event.ctrlKey) stepThrough(event);
+  });
 
   for (const button of document.querySelectorAll("[data-hints]")) {
     button.addEventListener("click", () => control("hints", { hints: button.dataset.hints }));
@@ -328,94 +362,52 @@
   for (const button of document.querySelectorAll("[data-language]")) {
     button.addEventListener("click", () => control("language", { language: button.dataset.language }));
   }
+  for (const button of document.querySelectorAll("[data-page-language]")) {
+    button.addEventListener("click", () => {
+      localStorage.setItem(LANGUAGE_KEY, button.dataset.pageLanguage);
+      if (state) render();
+    });
+  }
   for (const piece of document.querySelectorAll("[data-tray]")) {
-    piece.addEventListener("pointerdown", (event) => board.takeFromTray(piece.dataset.tray, event));
+    piece.addEventListener("pointerdown", (event) => board.hands.takeFromTray(piece.dataset.tray, event));
+    piece.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      board.hands.takeFromTray(piece.dataset.tray, null);
+      $("board").querySelector('[tabindex="0"]').focus();
+    });
   }
   $("speech").checked = localStorage.getItem(SPEECH_KEY) === "on";
   $("speech-setting").hidden = !("speechSynthesis" in window);
   $("speech").addEventListener("change", () => {
     localStorage.setItem(SPEECH_KEY, $("speech").checked ? "on" : "off");
   });
-
-  // New game: the variant picker (all eight; those that do not fit a real board are
-  // shown but cannot be chosen) and who plays each side.
-  $("btn-new").addEventListener("click", () => {
-    const lang = language();
-    const grid = $("variant-grid");
-    grid.replaceChildren();
-    for (const variant of state.variants) {
-      const label = document.createElement("label");
-      label.className = "variant-choice";
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = "variant";
-      input.value = variant.name;
-      input.checked = variant.name === state.variant;
-      input.disabled = !variant.playable;
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = capitalise(variant.label);
-      const size = document.createElement("span");
-      size.className = "size";
-      size.textContent = say(lang, "size", { n: variant.size }) +
-        (variant.playable ? "" : " · " + say(lang, "not-here"));
-      label.append(input, name, size);
-      grid.append(label);
-    }
-    for (const side of ["W", "B"]) {
-      const select = $("player-" + side);
-      select.replaceChildren();
-      for (const value of ["human", "computer:1", "computer:2", "computer:3", "computer:4"]) {
-        const option = document.createElement("option");
-        option.value = value;
-        option.textContent = playerLabel(lang, value);
-        select.append(option);
-      }
-      const current = (state.players && state.players[side]) || "human";
-      const level = state.computer && state.computer.sides && state.computer.sides[side];
-      select.value = current === "human" ? "human" : "computer:" + (level || 2);
-    }
-    $("new-note").textContent = say(lang, state.mode === "sim" ? "new-note" : "new-note-real");
-    $("new-dialog").showModal();
+  $("sounds").checked = localStorage.getItem(SOUNDS_KEY) === "on";
+  $("sounds").addEventListener("change", () => {
+    localStorage.setItem(SOUNDS_KEY, $("sounds").checked ? "on" : "off");
+    sounds.enable($("sounds").checked);
   });
-  $("new-dialog").addEventListener("close", () => {
-    if ($("new-dialog").returnValue !== "start") return;
-    const chosen = document.querySelector("#variant-grid input:checked");
-    const players = { W: $("player-W").value, B: $("player-B").value };
-    control("new", {
-      variant: chosen ? chosen.value : state.variant, players, clock: Clocks.chosen(),
-    });
+  // A browser starts sound only after a gesture: the first click or key on the page.
+  const wake = () => sounds.enable($("sounds").checked);
+  window.addEventListener("pointerdown", wake, { once: true });
+  window.addEventListener("keydown", wake, { once: true });
+
+  $("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const typed = $("token-input").value.trim();
+    if (!typed) return;
+    token = typed;
+    localStorage.setItem(TOKEN_KEY, token);
+    $("token-input").value = "";
+    reconnect();
   });
 
-  $("btn-games").addEventListener("click", async () => {
-    const list = $("games-list");
-    list.replaceChildren();
-    let games = [];
-    try {
-      games = (await (await fetch("/api/games")).json()).games;
-    } catch (error) {
-      toast(String(error));
-    }
-    for (const game of games) {
-      const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = "/api/games/" + encodeURIComponent(game.name);
-      link.download = game.name;
-      link.textContent = game.name;
-      const review = document.createElement("a");
-      review.href = "/review?game=" + encodeURIComponent("saved:" + game.name);
-      review.className = "review";
-      review.textContent = say(language(), "review-one");
-      item.append(link, " · ", review);
-      list.append(item);
-    }
-    if (!games.length) {
-      const item = document.createElement("li");
-      item.textContent = say(language(), "no-games");
-      list.append(item);
-    }
-    $("games-dialog").showModal();
-  });
+  setUpDialogs({ state: () => state, language, control, toast });
 
-  connect();
+  // The host's sentences first (each viewer renders them in its own language), then live.
+  fetch("/api/words")
+    .then((response) => response.json())
+    .then((tables) => { HOST_WORDS = tables; })
+    .catch(() => { HOST_WORDS = {}; })
+    .finally(connect);
 })();

@@ -2,6 +2,9 @@
 // (a man is 1.0), written with the language's own decimal mark.
 "use strict";
 
+// The largest PDN file the host takes for review (host/review/games.py, MAX_UPLOAD).
+const REVIEW_MAX_UPLOAD = 1 << 20;
+
 const REVIEW_WORDS = {
   "pt-BR": {
     "title": "Análise da partida",
@@ -141,4 +144,18 @@ function formatMen(language, centimen, signed) {
     signDisplay: signed ? "exceptZero" : "auto",
   });
   return number.format(centimen / 100);
+}
+
+// What went wrong, in the viewer's language, from an error of reviewFetch (the host's
+// `code`, with the engine's own words as the detail); its own line when the code is new.
+function reviewProblem(language, error) {
+  const key = "error-" + error.code;
+  const table = REVIEW_WORDS[language] || REVIEW_WORDS.en;
+  if (!error.code || !(key in table)) return error.message;
+  return reviewSay(language, key, { detail: error.detail, max: REVIEW_MAX_UPLOAD / 1024 });
+}
+
+// A PDN tag worth showing: not empty, not unknown ("?", "????.??.??"), not the board's own.
+function reviewKnown(value) {
+  return Boolean(value) && !/^[?.\-]*$/.test(value) && value !== "draughtsboard";
 }

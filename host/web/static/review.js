@@ -2,28 +2,25 @@
 //
 // The address says which game: /review?game=saved:NAME.pdn&number=1, an upload's
 // ?game=upload:HASH.pdn, or ?game=current (the game just finished on the board).
-// Without one the page lists the games and offers an upload. The host sends every
-// position and move once (/api/review/game), then the analysis as it grows; the page
-// asks for it every second until it is complete. Keys: left and right step one move,
-// Home and End go to the start and the end.
+// Without one the page lists the games and offers an upload (review-list.js). The host
+// sends every position and move once (/api/review/game), then the analysis as it grows;
+// the page asks for it every second until it is complete. Keys: left and right step one
+// move, Home and End go to the start and the end.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const LANGUAGE_KEY = "draughtsboard-language";
-  const TOKEN_KEY = "draughtsboard-token";
   const POLL_MS = 1000;
-  const MAX_UPLOAD = 1 << 20;
 
   let language = chooseLanguage();
   let game = null; // from /api/review/game
   let analysis = null; // its analysis, as it stands
   let ply = 0; // the position shown: 0 the start, n after the nth move
   let pollTimer = null;
-  let listed = [];
-  let variantNames = {};
 
   const board = new BoardView($("board"), $("ghost"), null);
+  const games = new GameList(() => language, (id, number) => open(id, number));
 
   function chooseLanguage() {
     const asked = new URLSearchParams(location.search).get("lang");
@@ -37,44 +34,19 @@
 
   // -- loading --------------------------------------------------------------------------
 
-  async function getJSON(url, options) {
-    const response = await fetch(url, options);
-    let body = null;
-    try {
-      body = await response.json();
-    } catch (error) {
-      body = { error: response.statusText };
-    }
-    if (!response.ok) {
-      const error = new Error(body.error || response.statusText);
-      error.code = body.code;
-      error.detail = body.detail || "";
-      throw error;
-    }
-    return body;
-  }
-
-  // What went wrong, in the viewer's language (the engine's own words as the detail).
-  function problem(error) {
-    const key = "error-" + error.code;
-    const table = REVIEW_WORDS[language] || REVIEW_WORDS.en;
-    if (!error.code || !(key in table)) return error.message;
-    return t(key, { detail: error.detail, max: MAX_UPLOAD / 1024 });
-  }
-
   async function open(id, number) {
     clearTimeout(pollTimer);
     try {
       if (id === "current") {
-        const current = await getJSON("/api/review/current");
+        const current = await reviewFetch("/api/review/current");
         id = current.id;
         number = current.number;
       }
-      const body = await getJSON(gameUrl("/api/review/game", id, number));
+      const body = await reviewFetch(gameUrl("/api/review/game", id, number));
       game = body.game;
       analysis = body.analysis;
     } catch (error) {
-      showList(problem(error));
+      showList(reviewProblem(language, error));
       return;
     }
     history.replaceState(null, "", "/review?game=" + encodeURIComponent(game.id) +
@@ -86,11 +58,6 @@
     poll();
   }
 
-  // A tag worth showing: not empty, not unknown ("?", "????.??.??"), not the board's own.
-  function known(value) {
-    return Boolean(value) && !/^[?.\-]*$/.test(value) && value !== "draughtsboard";
-  }
-
   function gameUrl(path, id, number) {
     return path + "?id=" + encodeURIComponent(id) + "&number=" + (number || 1);
   }
@@ -100,7 +67,7 @@
     if (!analysis || analysis.status === "done" || analysis.status === "failed") return;
     pollTimer = setTimeout(async () => {
       try {
-        const fresh = await getJSON(gameUrl("/api/review/analysis", game.id, game.number));
+        const fresh = await reviewFetch(gameUrl("/api/review/analysis", game.id, game.number));
         if (fresh.key === game.key) analysis = fresh;
       } catch (error) {
         // the board stopped or the network blinked: ask again
@@ -110,86 +77,11 @@
     }, POLL_MS);
   }
 
-  // -- the list and uploads ---------------------------------------------------------------
-
-  async function loadList() {
-    try {
-      const body = await getJSON("/api/review/games");
-      listed = body.games;
-      variantNames = body.variant_names;
-    } catch (error) {
-      listed = [];
-    }
-    renderList();
-  }
-
-  function renderList() {
-    const list = $("games");
-    list.replaceChildren();
-    for (const entry of listed) {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "link";
-      button.dataset.id = entry.id;
-      const players = [entry.white, entry.black].filter(Boolean).join(" – ") || entry.name;
-      const names = variantNames[language] || {};
-      const extra = [entry.result, names[entry.variant] || entry.variant, entry.date,
-        entry.games > 1 ? t("n-games", { n: entry.games }) : ""].filter(known).join(" · ");
-      button.textContent = players;
-      button.addEventListener("click", () => open(entry.id, 1));
-      const meta = document.createElement("span");
-      meta.className = "meta";
-      meta.textContent = extra;
-      item.append(button, meta);
-      list.append(item);
-    }
-    if (!listed.length) {
-      const item = document.createElement("li");
-      item.className = "empty";
-      item.textContent = t("no-games");
-      list.append(item);
-    }
-  }
-
   function showList(error) {
     document.body.dataset.view = "list";
-    showUploadError(error || "");
-    loadList();
+    games.showError(error || "");
+    games.load();
   }
-
-  function showUploadError(text) {
-    $("upload-error").textContent = text;
-    $("upload-error").hidden = !text;
-  }
-
-  $("upload").addEventListener("change", async () => {
-    const file = $("upload").files[0];
-    if (!file) return;
-    if (file.size > MAX_UPLOAD) {
-      showUploadError(t("error-too-large", { max: MAX_UPLOAD / 1024 }));
-      $("upload").value = "";
-      return;
-    }
-    showUploadError("");
-    $("upload-error").hidden = false;
-    $("upload-error").textContent = t("uploading");
-    const token = localStorage.getItem(TOKEN_KEY);
-    try {
-      const body = await getJSON("/api/review/upload", {
-        method: "POST",
-        body: file,
-        headers: Object.assign({ "Content-Type": "application/x-portable-draughts-notation" },
-          token ? { Authorization: "Bearer " + token } : {}),
-      });
-      showUploadError("");
-      const first = body.games.find((entry) => !entry.error) || body.games[0];
-      await open(body.id, first.number);
-    } catch (error) {
-      showUploadError(problem(error));
-    }
-    $("upload").value = "";
-  });
 
   // -- drawing the game ---------------------------------------------------------------------
 
@@ -199,7 +91,7 @@
     const black = tags.Black || t("black");
     $("game-title").textContent = white + " – " + black + "  " + game.result;
     $("game-meta").textContent = [tags.Event, tags.Round, tags.Date, tags.Site]
-      .filter(known).join(" · ");
+      .filter(reviewKnown).join(" · ");
     $("variant-name").textContent = game.variant_names[language] || game.variant;
     document.title = "draughtsboard — " + t("title") + ": " + white + " – " + black;
     renderNumbers();
@@ -447,7 +339,7 @@
       language = button.dataset.language;
       localStorage.setItem(LANGUAGE_KEY, language);
       translate();
-      renderList();
+      games.render();
       if (game) renderGame();
     });
   }
@@ -468,7 +360,7 @@
   }
 
   translate();
-  loadList();
+  games.load();
   const asked = new URLSearchParams(location.search);
   if (asked.get("game")) open(asked.get("game"), Number(asked.get("number") || 1));
 })();
