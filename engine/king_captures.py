@@ -133,10 +133,11 @@ class KingCaptures:
                         queued |= 1 << child
                         todo.append(blocker << 2 | d)
                     bit = bit_of[blocker]
-                    straight = (blocker, bit, bit + child - index)
+                    delta = bit + child - index
+                    straight = (blocker, bit, delta)
                     slot = _STRAIGHT_SLOT[d]
-                    out.append((bit, bit + child - index))
-                    parents[child].append(bit + child - index)
+                    out.append((bit, delta))
+                    parents[child].append(delta)
             else:
                 lands = ray[key]
             up, down = _CROSSING[d]
@@ -155,9 +156,10 @@ class KingCaptures:
                             queued |= 1 << child
                             todo.append(piece << 2 | up)
                         bit = bit_of[piece]
-                        out.append((bit, bit + child - index))
-                        parents[child].append(bit + child - index)
-                        steps.append((land, piece, bit, bit + child - index))
+                        delta = bit + child - index
+                        out.append((bit, delta))
+                        parents[child].append(delta)
+                        steps.append((land, piece, bit, delta))
                 if slot == 1:
                     steps.append((land,) + straight)
                 hit = down_mask[land] & occupied
@@ -169,9 +171,10 @@ class KingCaptures:
                             queued |= 1 << child
                             todo.append(piece << 2 | down)
                         bit = bit_of[piece]
-                        out.append((bit, bit + child - index))
-                        parents[child].append(bit + child - index)
-                        steps.append((land, piece, bit, bit + child - index))
+                        delta = bit + child - index
+                        out.append((bit, delta))
+                        parents[child].append(delta)
+                        steps.append((land, piece, bit, delta))
                 if slot == 2:
                     steps.append((land,) + straight)
             lands_of[index] = lands
