@@ -41,6 +41,7 @@ MODULES: dict[str, str] = {
     "hardware": "bench.hardware_bench",
     "serial": "bench.serial_bench",
     "play": "bench.play_bench",
+    "recognition": "bench.recognition_bench",
     "pdn": "bench.pdn_bench",
     "startup": "bench.startup_bench",
     "web": "bench.web_bench",
@@ -73,6 +74,8 @@ def _runner(name: str, module: ModuleType, quick: bool) -> Callable[[], str]:
         return lambda: module.run(runs=1)
     if name == "web":
         return lambda: module.run(rounds=5)
+    if name == "recognition":
+        return lambda: module.run(seeds=1)
     if name == "page":
         return lambda: module.run(rounds=10, plies=4)
     return module.run

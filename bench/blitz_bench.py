@@ -2,7 +2,7 @@
 
 Why: with a game clock (issue 24) the computer must never lose on time, at
 any level, down to one minute and a one-second increment. Each side is a real
-`host.opponent.Opponent` (a worker process, as in play) given its clock
+`host.computer.opponent.Opponent` (a worker process, as in play) given its clock
 (`engine.search.levels.Clock`) at every turn; the clock is charged the wall
 time from `start()` to the answer in this process (worker, pipes and all),
 then credited the increment, as the board's clock charges a move. A game
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from engine import Game, get_variant
 from engine.search.levels import LEVELS, Clock
-from host.opponent import Opponent
+from host.computer.opponent import Opponent
 
 MAX_PLIES = 160
 GAMES = 20

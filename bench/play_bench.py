@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine import Game, get_variant
 from host.recognition.recogniser import Recogniser
-from host.replay import replay
+from host.streams.replay import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "host"))
 from humanise import humanise, random_game  # noqa: E402

@@ -22,14 +22,14 @@ from bench.matches import openings, random_openings
 from engine import Game, Position, get_variant
 from engine.search import Searcher, SearchOptions, root_from_position
 from engine.search.levels import LEVELS, get_level
-from host.opponent import Opponent
-from host.opponent_backends import ProcessBackend
+from host.computer.backends import ProcessBackend
+from host.computer.opponent import Opponent
 
 FOUR_VARIANTS = ("brazilian", "international", "russian", "english")
 
 VARIANTS = ("brazilian", "international", "russian", "english", "portuguese")
 PI_SLOWDOWN = 10  # a Raspberry Pi Zero 2 core against this machine's, roughly (engine bench)
-TICK = 0.010  # host.live scans the board every scan_period, 10 ms by default
+TICK = 0.010  # host.live.runtime scans the board every scan_period, 10 ms by default
 
 
 def _positions(variant_name: str) -> list[tuple[str, Position]]:
@@ -211,7 +211,8 @@ def run(quick: bool = False) -> str:
         "",
         "### Board loop while the opponent thinks",
         "",
-        f"A {TICK * 1000:.0f} ms poll loop (as `host.live`'s board scan) doing a legal-move "
+        f"A {TICK * 1000:.0f} ms poll loop (as `host.live.runtime`'s board scan) "
+        "doing a legal-move "
         "call per tick; lateness of each wake-up in ms. The thread backend shares the "
         "interpreter lock with the loop; the process backend does not.",
         "",

@@ -29,7 +29,7 @@ class IllegalMoveError(EngineError):
     """A move that is not legal here; the message says why, for a player.
 
     `code` and `params` carry the same reason in a form the host can
-    translate (see host/messages.py); the message itself is English.
+    translate (see host/voice/messages.py); the message itself is English.
     """
 
     def __init__(self, message: str, code: str = "illegal", **params: object) -> None:

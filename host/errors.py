@@ -1,7 +1,7 @@
 """What can go wrong, as the command line reports it: the error types and their exit statuses.
 
 This module is the one place that says what an exit status means; every command,
-the systemd unit's restart policy (host/systemd.py), `run --help` and the docs
+the systemd unit's restart policy (host/appliance/systemd.py), `run --help` and the docs
 (docs/service.md) read it from here:
 
 - `CONFIGURATION` (2): a mistake a person must fix (the command line, a config

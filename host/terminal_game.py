@@ -15,9 +15,9 @@ from typing import TextIO
 
 from engine import Game, IllegalMoveError, Position, Variant
 from engine.pdn_write import write_game
-from host.journal import pdn_stem, unused_path
-from host.messages import COMMAND_WORDS, LANGUAGE_WORDS, PIECE_LETTERS, REASONS, SIDES, render
-from host.move_reasons import describe
+from host.records.journal import pdn_stem, unused_path
+from host.voice.messages import COMMAND_WORDS, LANGUAGE_WORDS, PIECE_LETTERS, REASONS, SIDES, render
+from host.voice.move_reasons import describe
 
 TEXTS = {
     "en": {
@@ -280,6 +280,9 @@ class TerminalGame:
         return path
 
     def _new_file(self, now: _dt.datetime) -> Path:
-        """A fresh file for this game, named as every saved game is (host.journal.pdn_stem)."""
+        """A fresh file for this game, named as every saved game is.
+
+        (`host.records.journal.pdn_stem`)
+        """
         assert self.games_dir is not None
         return unused_path(self.games_dir, pdn_stem(self.started, self.variant.name))

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from host.broadcast.mqtt import BrokerSettings
 from host.broadcast.publisher import Publisher
 from host.broadcast.snapshot import snapshot_of
-from host.bus import Update
 from host.config import BroadcastConfig
+from host.live.bus import Update
 
 #: bus updates after which the game others see has changed (its clocks included)
 GAME_CHANGES = frozenset({"move", "outcome", "takeback", "new-game", "clock"})

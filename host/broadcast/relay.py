@@ -116,6 +116,7 @@ class Relay:
         self._pdn_due: dict[str | None, float] = {}
         self._status_written = (-1, 0.0)
         self._stopping = False
+        self._unreachable_said = False  # "cannot reach the broker" said since last connected
 
     # -- life cycle --------------------------------------------------------------------
 
@@ -125,9 +126,11 @@ class Relay:
         client.on_disconnect = self._on_disconnect
         client.on_subscribe = self._on_subscribe
         client.on_message = self._on_message
+        client.on_connect_fail = self._on_connect_fail
         self._client = client
         self._thread = threading.Thread(target=self._loop, name="relay", daemon=True)
         self._thread.start()
+        self.log(f"connecting to {self.settings.url}")
         start(client, self.settings)
         return self
 
@@ -167,6 +170,7 @@ class Relay:
             if any(word in str(reason).lower() for word in _REFUSED_LOGIN):
                 self._fail(CONFIGURATION, f"{problem} (check --username and --password-file)")
             return
+        self._unreachable_said = False
         self._generation += 1
         self._nonce = secrets.token_hex(8)
         client.subscribe([*((topics.board_topic("+", kind), 1) for kind in
@@ -182,6 +186,13 @@ class Relay:
         timer = threading.Timer(MARKER_WAIT, setattr, args=(self, "_marker_late", self._nonce))
         timer.daemon = True
         timer.start()
+
+    def _on_connect_fail(self, _c: Any, _u: Any) -> None:
+        # paho retries on its own; said once per outage, so nobody waits on a silent relay
+        if not self._unreachable_said:
+            self._unreachable_said = True
+            self.log(f"cannot connect to {self.settings.url} (unreachable, TLS or "
+                     "certificate problem); retrying")
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if self.connected.is_set() and not self._stopping:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import Game, Move, Position
 from host.clock.keeper import ms
-from host.journal import result_text
+from host.records.journal import result_text
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """`draughtsboard run`: play on the board (or the simulator) with hints, speech and a journal.
 
 Settings come from the config files; flags override them for one run
-(docs/config.md). The live game runs in `host.live` with the board's page
+(docs/config.md). The live game runs in `host.live.runtime` with the board's page
 served alongside (`--listen`, docs/web.md); typed commands (takeback, new,
 resign, draw, quit, or their Portuguese words) are read only when standard
 input is a terminal, so a service keeps running. `--events FILE` drives the
@@ -12,7 +12,7 @@ docs/broadcast.md) either one publishes its game as it goes.
 Before anything starts, the settings are checked as `config --check` checks
 them, every folder and file they name included (host/config/places.py), and
 every problem is reported at once (exit status 2). A
-real board that is missing or not ready is waited for (host/live.py), as long
+real board that is missing or not ready is waited for (host/live/runtime.py), as long
 as `--wait-for-board` allows; the exit statuses are host/errors.py's.
 """
 
@@ -22,14 +22,16 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from engine import FenError, Position, get_variant
-from host.announce import Announcer, console_listener, speech_listener
-from host.bus import Update
+from host.appliance.logs import RecentProblems, setup_logging
 from host.config import (
     Config,
     add_config_argument,
@@ -40,16 +42,17 @@ from host.config import (
     load_config,
 )
 from host.errors import UserError, exit_status_help
-from host.games import resumable_game, variant_to_play
-from host.logs import RecentProblems, setup_logging
-from host.messages import console_line
+from host.live.bus import Update
+from host.records.games import resumable_game, variant_to_play
 from host.session import COMANDOS, COMMANDS, Session
-from host.speech import VOICES, Speaker
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer, console_listener, speech_listener
+from host.voice.messages import console_line
+from host.voice.speech import VOICES, Speaker
 
 if TYPE_CHECKING:
     from host.broadcast.board import HandOver
-    from host.live import Runtime
+    from host.live.runtime import Runtime
     from host.web.address import Listen
 
 log = logging.getLogger(__name__)
@@ -59,7 +62,7 @@ STATUS_EVERY = 1.0
 FLUSH_AT_EXIT = 10.0
 #: seconds a recorded replay waits for the broker before it starts
 READY_WAIT = 5.0
-#: seconds between tries at writing what a full or read-only disk refused (host/journal.py)
+#: seconds between tries at writing what a full or read-only disk refused (host/records/journal.py)
 WRITE_RETRY = 5.0
 
 
@@ -67,12 +70,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "run",
         help="play on the board, or on the simulated one in a web page (make run)",
-        description="Follow a game on the board (--board; the simulated one by default), "
-        "with its page in a browser (--listen). Each flag overrides the config files for "
-        "this run; `draughtsboard config` shows the settings in force. "
-        f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
-        "A board that is not plugged in or not ready yet is waited for: run says so "
-        "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+        # raw, for the epilog's table; the description is wrapped here as argparse would
+        description=textwrap.fill(
+            "Follow a game on the board (--board; the simulated one by default), "
+            "with its page in a browser (--listen). Each flag overrides the config files for "
+            "this run; `draughtsboard config` shows the settings in force. "
+            f"Commands on a terminal: {', '.join(COMMANDS)} ({', '.join(COMANDOS)}). "
+            "A board that is not plugged in or not ready yet is waited for: run says so "
+            "(console, log, voice, page, draughtsboard status) and play starts when it comes.",
+            width=79,
+        ),
         epilog=exit_status_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -115,6 +122,15 @@ def settings(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     check_everything(args)
     config = settings(args)
+    held = hold_journal(config.journal)
+    try:
+        return _run(args, config)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
     problems = setup_logging(config)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
@@ -136,6 +152,38 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if speaker is not None:
             speaker.close()
+
+
+def hold_journal(journal: Path) -> int | None:
+    """One `run` per journal. A second one (`make run` twice, or `run` beside the
+    service) would resume the same game and write the same journal; it is refused,
+    before it reads or says anything. The lock is an exclusive `flock` on the journal's
+    folder (the journal itself is replaced by renames), held by the returned descriptor
+    for the life of the process: the kernel drops it when the process ends, even by a
+    crash. Nothing is written and no file is kept open for writing, so a full card or one
+    turned read-only is met as before. None, and nothing guarded, where no lock can be
+    had (no `fcntl`, a folder not there yet, a file system without locks)."""
+    try:
+        import fcntl
+    except ModuleNotFoundError:
+        return None
+    try:
+        folder = os.open(journal.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(folder)
+        raise UserError(
+            f"another draughtsboard run is playing the game in {journal} "
+            "(draughtsboard status says which): stop it first, or give this one its own "
+            "--data-dir"
+        ) from None
+    except OSError:
+        os.close(folder)
+        return None
+    return folder
 
 
 def check_everything(args: argparse.Namespace) -> None:
@@ -230,9 +278,9 @@ async def _live(
     problems: RecentProblems,
     explicit: bool,
 ) -> int:
-    from host.live import Runtime
-    from host.live_board import LiveBoard
-    from host.status import StatusWriter
+    from host.appliance.status import StatusWriter
+    from host.live.board import LiveBoard
+    from host.live.runtime import Runtime
     from host.web.address import choose_token, parse_listen
 
     listen = parse_listen(config.listen)

@@ -3,11 +3,11 @@
 `install` (as root) writes /etc/draughtsboard/config.toml if there is none,
 refuses if that file does not pass `config --check`, creates the service's
 user if needed, checks that this user can run the program and read the config
-(host/service_user.py; on the machine itself by running `config --check` as
+(host/appliance/service_user.py; on the machine itself by running `config --check` as
 that user, which also proves it may write its folders) and says how to fix it
 when it cannot, makes the folders systemd gives the service (state, logs),
 writes /etc/systemd/system/draughtsboard.service with its sandbox
-(host/systemd.py) and enables and starts it. `uninstall` stops, disables and
+(host/appliance/systemd.py) and enables and starts it. `uninstall` stops, disables and
 removes the unit (the config file, the journal and the saved games stay).
 `status` asks systemd; the board's own state is `draughtsboard status`.
 `leds-off` blanks the board; the unit runs it after every stop, even a crash.
@@ -30,10 +30,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import host
-from host.config import add_config_argument, build, check_files, load_config, read_file
-from host.config.places import FOLDER, READ_FILE, needed_places
-from host.errors import ExitStatus, UserError
-from host.service_user import (
+from host.appliance.service_user import (
     Account,
     Need,
     account,
@@ -41,7 +38,7 @@ from host.service_user import (
     program_needs,
     what_blocks,
 )
-from host.systemd import (
+from host.appliance.systemd import (
     BACKOFF_SINCE,
     CONFIG,
     DEFAULT_USER,
@@ -56,6 +53,9 @@ from host.systemd import (
     systemd_version,
     unit_text,
 )
+from host.config import add_config_argument, build, check_files, load_config, read_file
+from host.config.places import FOLDER, READ_FILE, needed_places
+from host.errors import ExitStatus, UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,7 +66,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
-    install = actions.add_parser("install", help="write, enable and start the service (root)")
+    install = actions.add_parser(
+        "install", help="write, enable and start the service (root)",
+        description="Write /etc/draughtsboard/config.toml if there is none and check it, "
+        "make sure the service's user can run the program and read its config, then write, "
+        "enable and start the draughtsboard systemd service. Run it as root (sudo).",
+    )
     install.add_argument(
         "--user",
         help=f"the unprivileged user it runs as (default: the user behind sudo, else "
@@ -78,10 +83,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     install.add_argument(
         "--root", default="/", metavar="DIR", help="install into DIR as if it were / (no start)"
     )
-    uninstall = actions.add_parser("uninstall", help="stop, disable and remove the service")
+    uninstall = actions.add_parser(
+        "uninstall", help="stop, disable and remove the service",
+        description="Stop, disable and remove the draughtsboard service; its config file, "
+        "journal and saved games stay.",
+    )
     uninstall.add_argument("--root", default="/", metavar="DIR", help="uninstall from DIR")
-    actions.add_parser("status", help="what systemd says about the service")
-    leds = actions.add_parser("leds-off", help="turn every LED of the configured board off")
+    actions.add_parser(
+        "status", help="what systemd says about the service",
+        description="What systemd says about the draughtsboard service; the game itself: "
+        "draughtsboard status.",
+    )
+    leds = actions.add_parser(
+        "leds-off", help="turn every LED of the configured board off",
+        description="Turn every LED of the configured board off (the service runs this after "
+        "every stop, even a crash).",
+    )
     add_config_argument(leds)
     parser.set_defaults(func=run)
 
@@ -309,7 +326,7 @@ def _check(result, what: str) -> None:  # noqa: ANN001
 def leds_off(config_path: str | None) -> int:
     """Blank the configured board; what the unit runs after every stop."""
     from engine import get_variant
-    from host.live_board import LiveBoard
+    from host.live.board import LiveBoard
 
     config = load_config(config_path)
     board = LiveBoard(config.board, get_variant(config.variant), layout=config.layout)

@@ -1,7 +1,7 @@
 """`draughtsboard status`: is the board running, on what, which game, what went wrong.
 
 It asks systemd about the service and reads the status file the running board
-keeps (host/status.py). Which config says where that file is: `--config` if
+keeps (host/appliance/status.py). Which config says where that file is: `--config` if
 given; else the service's (/etc/draughtsboard/config.toml) when the service is
 installed; else yours. Exit status 0 when the board is running, 3 when not
 (as `systemctl status`).
@@ -15,11 +15,11 @@ import os
 from datetime import datetime
 
 from engine import get_variant
+from host.appliance.status import StatusWriter
+from host.appliance.systemd import UNIT, run_command, service_state
 from host.config import add_config_argument, load_config, system_config_path
 from host.errors import ExitStatus
-from host.messages import SIDES, VARIANT_NAMES
-from host.status import StatusWriter
-from host.systemd import UNIT, run_command, service_state
+from host.voice.messages import SIDES, VARIANT_NAMES
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

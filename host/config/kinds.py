@@ -139,7 +139,8 @@ class ClockControl(Kind):
 
 
 class Seconds(Kind):
-    """A list of times in seconds (a TOML array; on a flag, comma-separated)."""
+    """A list of times in seconds (a TOML array; on a flag, comma-separated, with or
+    without the array's brackets, so the example `allowed` gives works there too)."""
 
     allowed = "a list of seconds above 0, like [60, 10] ([] for none)"
     metavar = "S,S"
@@ -154,7 +155,8 @@ class Seconds(Kind):
 
     def from_text(self, text: str) -> Any:
         try:
-            return [float(part) for part in text.replace(" ", "").split(",") if part]
+            inside = text.replace(" ", "").removeprefix("[").removesuffix("]")
+            return [float(part) for part in inside.split(",") if part]
         except ValueError:
             return text
 

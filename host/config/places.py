@@ -12,7 +12,7 @@ A read-only file system is named as such, with what to do under the service's
 sandbox (it may write only where its unit says).
 
 Free space is not checked: a disk that fills up later is met by the journal
-itself (host/journal.py), which plays on in memory and writes again when it can.
+itself (host/records/journal.py), which plays on in memory and writes again when it can.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def _sandbox() -> str:
     """Under systemd (INVOCATION_ID is set), the likely cause and its fix."""
     if not os.environ.get("INVOCATION_ID"):
         return ""
-    from host.systemd import LOG_DIR, STATE_DIR
+    from host.appliance.systemd import LOG_DIR, STATE_DIR
 
     return (
         f"; the service may write only in {STATE_DIR}, {LOG_DIR} and the folders its "

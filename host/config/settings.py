@@ -52,7 +52,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "wrong": (204, 121, 167),  # reddish purple
     "last-move": (40, 40, 40),  # dim white
     "end": (0, 158, 115),  # bluish green
-    # board commands (host/gestures.py)
+    # board commands (host/gestures/commands.py)
     "command": (255, 255, 255),  # the command piece: white
     "resign": (213, 94, 0),  # vermillion, blinking
     "draw": (0, 158, 115),  # bluish green
@@ -60,7 +60,7 @@ DEFAULT_COLOURS: dict[str, tuple[int, int, int]] = {
     "choice": (0, 114, 178),  # blue: a variant or level chosen at the start
     "hint": (86, 180, 233),  # sky blue: ask for the best move
     "clock": (0, 114, 178),  # blue: stop the clocks, or run them again (a timed game)
-    # the computer's move, or a hint (host/computer_player.py): the piece to move
+    # the computer's move, or a hint (host/computer/player.py): the piece to move
     "move-from": (255, 255, 255),  # white
 }
 
@@ -160,6 +160,13 @@ SETTINGS: tuple[Setting, ...] = (
         "false",
     ),
     Setting(
+        "recogniser",
+        Choice(("classic", "explained")),
+        "how the board reads hands: classic (its proven rules) or explained (the switch "
+        "history explained by hand actions, docs/play.md)",
+        '"classic"',
+    ),
+    Setting(
         "computer_level",
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
         'the level of a side set to plain "computer" (1 beginner to 4 strongest)',
@@ -254,6 +261,8 @@ class Config:
     #: club play (FMJD touch-move): a piece released on a legal square has moved.
     #: Off (home play): a move whose piece goes on before the opponent acts is re-read.
     touch_move: bool = False
+    #: which recogniser reads the hands (host/explanation/__init__.py: RECOGNISERS)
+    recogniser: str = "classic"
     computer_level: int = 2
     # who plays each side (host/players.py): "human", "computer" or "computer:N"
     white: str = "human"

@@ -296,7 +296,7 @@ class Recogniser(BoardReading, Timers, Lights, GameChanges):
         return events
 
     def allow_only(self, now: float, moves: list[Move] | None) -> list[Event]:
-        """Accept only `moves` this turn (the hook for host/computer_player.py).
+        """Accept only `moves` this turn (the hook for host/computer/player.py).
 
         The computer's move is carried out by a person: while the computer thinks
         nothing is accepted (`[]`), then only its move (`[move]`); another legal move

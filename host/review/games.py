@@ -27,10 +27,10 @@ from typing import Any
 from engine import Game, Position
 from engine.pdn import PdnError, PdnGame, UnsupportedVariantError, read_games
 from engine.variant import WHITE
-from host.journal import pdn_stem
-from host.messages import VARIANT_NAMES
+from host.records.journal import pdn_stem
 from host.review.analysis import move_data
 from host.review.store import analysis_path, game_key
+from host.voice.messages import VARIANT_NAMES
 
 #: a saved game's file name (what the games folder may hand out)
 SAVED_GAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.pdn$")

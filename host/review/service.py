@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host.opponent_worker import StopFlag
+from host.computer.worker import StopFlag
 from host.review import store
 from host.review.analysis import CHUNK, NODES, PositionEval, move_key
 from host.review.classify import judge_game, summary, thresholds_json

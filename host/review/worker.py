@@ -32,7 +32,7 @@ from typing import Any, TextIO
 
 from engine import get_variant
 from engine.search import Searcher
-from host.opponent_worker import StopFlag
+from host.computer.worker import StopFlag
 from host.review.analysis import NODES, evaluate_positions, replay
 
 #: the lowest priority: only the CPU time nobody else wants

@@ -3,16 +3,16 @@
 One `Session` owns a recogniser and wires its events to the outside world in a
 fixed order: journal first (fsync'd), then announcements, then LEDs, so a
 power cut can never lose a move anyone has heard about. Board commands with a
-spare piece (host/gestures.py) are read from the same snapshots and carried
+spare piece (host/gestures/commands.py) are read from the same snapshots and carried
 out by the same methods as typed commands and the page's controls. Every
 change is also published on the session's update bus (`subscribe`), which the
 web page, the status file and the club's MQTT publisher (host/broadcast) listen
-to, and so does the computer opponent (host/computer_player.py), which plays
+to, and so does the computer opponent (host/computer/player.py), which plays
 through `allow_only`, `players` and `overlay`.
 
 The session keeps no time of its own and does no I/O beyond the journal: the
-live runtime (`host.live`) feeds it snapshots and commands on the real clock,
-`host.stream.run_stream` feeds it a recorded stream on a simulated clock
+live runtime (`host.live.runtime`) feeds it snapshots and commands on the real clock,
+`host.streams.events.run_stream` feeds it a recorded stream on a simulated clock
 (tests, the crash test, bug reports), and every timer runs on the time it is
 given. Only the date a game starts (the journal's record, the PDN Date tag) is
 read from the wall clock, since that is what a player files the game under.

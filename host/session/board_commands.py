@@ -1,4 +1,4 @@
-"""Board commands with a spare piece (host/gestures.py), carried out by the session.
+"""Board commands with a spare piece (host/gestures/commands.py), carried out by the session.
 
 The gesture detector reads the same snapshots as the recogniser, which must be
 shown the board without the spare piece in use. What the detector asks for
@@ -15,7 +15,7 @@ Mixed into `Session` (host/session/core.py), which holds the state it reads.
 from __future__ import annotations
 
 from engine import Variant
-from host.gestures import GestureDetector, GestureEvent
+from host.gestures.commands import GestureDetector, GestureEvent
 from host.players import computer_levels, with_level
 from host.recognition.recogniser import Recogniser
 

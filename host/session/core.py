@@ -18,22 +18,23 @@ from collections.abc import Callable
 from datetime import datetime
 
 from engine import Game, Move, Position, Variant, get_variant
-from host.announce import Announcement, Announcer
-from host.bus import Listener, UpdateBus
 from host.clock.control import TimeControl, parse_time_control
 from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
-from host.games import pdn_text, rebuild
+from host.explanation import recogniser_class
 from host.hints import Hint
-from host.journal import Journal, JournalGame
-from host.messages import COMMAND_WORDS
+from host.live.bus import Listener, UpdateBus
 from host.players import computer_levels
 from host.recognition.recogniser import Recogniser
+from host.records.games import pdn_text, rebuild
+from host.records.journal import Journal, JournalGame
 from host.session.board_commands import BoardCommands
 from host.session.events import EventHandling
 from host.session.leds import Draw, Leds
+from host.voice.announce import Announcement, Announcer
+from host.voice.messages import COMMAND_WORDS
 
 RECENT = 8
 #: what the board itself can say about its device (`board_event`)
@@ -70,7 +71,7 @@ class Session(BoardCommands, EventHandling, Leds):
         self.hint_level = config.hints
         #: who plays each side ("human", "computer", "computer:N"; host/players.py)
         self.players = {"W": config.white, "B": config.black}
-        #: a frame shown over the game's (the computer's hint); set by host/computer_player.py
+        #: a frame shown over the game's (the computer's hint); set by host/computer/player.py
         self.overlay: Callable[[float], Hint | None] | None = None
         self.bus = UpdateBus()
         self._frame_key: tuple[object, ...] | None = None
@@ -98,7 +99,7 @@ class Session(BoardCommands, EventHandling, Leds):
         if record is not None and not record.finished:
             game = rebuild(record)
             self.started = record.started
-            #: the game's own id (host/journal.py): what the broadcast names it by
+            #: the game's own id (host/records/journal.py): what the broadcast names it by
             self.game_id = record.id
             if record.players is not None:  # the game's own players, not the config's
                 self.players = dict(record.players)
@@ -108,15 +109,17 @@ class Session(BoardCommands, EventHandling, Leds):
                 )
             self.game_clock.restore(journal_laps(record.moves, game))
             self._clock_waits = "board"
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
-            self.announcer.announce(
-                "resume-offer", moves=len(game.moves), variant=game.variant.name
-            )
+            self.recogniser = self._recogniser(game, now)
             if occupied is not None:
                 self.recogniser.observe(now, occupied)
-            self._handle(self.recogniser.resume(now))
+            guidance = self.recogniser.resume(now)
+            # "put the lit squares right" only where the board does not stand as the game
+            # does (the simulator, or pieces left where they stood, need nothing done)
+            self.announcer.announce(
+                "resume-offer" if self.recogniser.correcting else "resume-found",
+                moves=len(game.moves), variant=game.variant.name,
+            )
+            self._handle(guidance)
             if not self.recogniser.correcting:
                 self.announcer.announce("resumed", side=game.position.turn)
         else:
@@ -125,20 +128,27 @@ class Session(BoardCommands, EventHandling, Leds):
             self.game_id = self.journal.start(
                 game.variant.name, game.fen(), self.started, self._recorded(), self._control()
             )
-            self.recogniser = Recogniser(
-                game, hint_level=self.hint_level, start=now, touch_move=config.touch_move
-            )
+            self.recogniser = self._recogniser(game, now)
             if occupied is not None:
                 self._handle(self.recogniser.observe(now, occupied))
         #: the board as its switches see it (a spare piece in use included; the recogniser
         #: is shown the board without it)
         self.sensed = frozenset(occupied) if occupied is not None else self.recogniser.sensed
-        #: board commands with a spare piece (host/gestures.py); None when switched off
+        #: board commands with a spare piece (host/gestures/commands.py); None when switched off
         self.gestures = self._gesture_detector(self.variant)
         #: a variant chosen on the board (start menu): the runtime starts a new game of it,
         #: since only the runtime knows how the board is numbered for that variant
         self.next_variant: str | None = None
         self._redraw(now)
+
+    def _recogniser(self, game: Game, now: float) -> Recogniser:
+        """A recogniser of the kind the config names (`recogniser`) for `game` (the
+        explained one answers the same calls)."""
+        kind = recogniser_class(self.config.recogniser)
+        rec: Recogniser = kind(
+            game, hint_level=self.hint_level, start=now, touch_move=self.config.touch_move
+        )
+        return rec
 
     def _set_aside(self, record: JournalGame) -> None:
         """An unfinished game of another variant: saved with result `*`, said, not resumed
@@ -164,7 +174,7 @@ class Session(BoardCommands, EventHandling, Leds):
         return self.announcer.language
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Receive every change (see `host.bus`); returns a function that unsubscribes."""
+        """Receive every change (see `host.live.bus`); returns a function that unsubscribes."""
         return self.bus.subscribe(listener)
 
     def move_texts(self) -> list[str]:
@@ -306,12 +316,7 @@ class Session(BoardCommands, EventHandling, Leds):
                 self._handle(self.recogniser.observe(now, self._masked(occupied)))
             self._handle(self.recogniser.new_game(now, Game(self.variant, start)))
         else:
-            fresh = Recogniser(
-                Game(variant, start),
-                hint_level=self.hint_level,
-                start=now,
-                touch_move=self.config.touch_move,
-            )
+            fresh = self._recogniser(Game(variant, start), now)
             spare = self._spare_in_hand(occupied, fresh)
             self.gestures = self._gesture_detector(variant, spare)
             if occupied is not None:
@@ -375,7 +380,7 @@ class Session(BoardCommands, EventHandling, Leds):
             if rec.outcome is not None:
                 return
             if word == "resign":
-                self.resign(now, rec.game.position.turn)
+                self.resign(now, self.resigning_side())
             elif not self.offer_draw(now):
                 self.agree_draw(now)
         elif word == "quit":
@@ -427,7 +432,7 @@ class Session(BoardCommands, EventHandling, Leds):
         """A draw offered to the computer by the person playing it (`side`, or None: the
         side that is not the computer's): said, and put to the computer (bus update
         "draw-offer"), which answers with `agree_draw` or a spoken refusal
-        (host/computer_player.py). False, and nothing done, when the computer does not
+        (host/computer/player.py). False, and nothing done, when the computer does not
         play exactly the other side: then a draw is the players' own agreement."""
         levels = computer_levels(self.players, self.config.computer_level)
         if self.recogniser.outcome is not None or len(levels) != 1:
@@ -446,6 +451,16 @@ class Session(BoardCommands, EventHandling, Leds):
         self.announcer.announce("draw-agreed")
         self._handle(self.recogniser.finish(now, None, "agreement"))
         self._redraw(now)
+
+    def resigning_side(self) -> str:
+        """The side a resign control (typed, or the page's button) gives up for: the
+        person's when the computer plays exactly one side, whoever is to move (a person
+        pressing resign while the computer thinks resigns for themselves, never for the
+        computer); else the side to move."""
+        levels = computer_levels(self.players, self.config.computer_level)
+        if len(levels) == 1:
+            return "B" if "W" in levels else "W"
+        return self.recogniser.game.position.turn
 
     def resign(self, now: float, side: str) -> None:
         """`side` gives up the game (typed, from the page, or chosen on the board)."""

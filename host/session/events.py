@@ -16,13 +16,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from host.announce import Announcement
 from host.clock.keeper import GameClock
-from host.games import save_game
-from host.journal import result_text
-from host.move_reasons import board_mistake
 from host.players import pdn_tags, resolved
 from host.recognition.recogniser import Event
+from host.records.games import save_game
+from host.records.journal import result_text
+from host.voice.announce import Announcement
+from host.voice.move_reasons import board_mistake
 
 #: recogniser events published on the bus as "notice" updates
 NOTICES = (
@@ -104,7 +104,7 @@ class EventHandling:
 
     def mistake(self) -> dict[str, Any] | None:
         """Why the board is no move, when one piece went where it cannot (the engine's
-        reason as code and params, host/move_reasons.py), else None."""
+        reason as code and params, host/voice/move_reasons.py), else None."""
         rec = self.recogniser
         if rec.outcome is not None or rec.reading.kind != "unknown":
             return None
@@ -113,7 +113,7 @@ class EventHandling:
 
     def _journal_trouble(self, problem: str | None) -> None:
         """The journal (or the games folder) stopped taking writes, or takes them again
-        (host/journal.py logs why): said, so nobody trusts a card that is not written."""
+        (host/records/journal.py logs why): said, so nobody trusts a card that is not written."""
         self.announcer.announce("storage-failed" if problem else "storage-ok")
 
     def _announced(self, item: Announcement) -> None:

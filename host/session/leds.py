@@ -1,6 +1,6 @@
 """What the LEDs show, and when they are lit again.
 
-One frame wins: a board command's menu (host/gestures.py), else a frame the
+One frame wins: a board command's menu (host/gestures/commands.py), else a frame the
 computer opponent lays over the game (its hint), else the recogniser's. Kept
 apart so the choice of frame, the blinking and the "leds" update the page draws
 from are found in one place. A frame is published, and lit, only when it

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from host.errors import UserError
-from host.messages import console_line
+from host.voice.messages import console_line
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 

@@ -15,7 +15,7 @@ from engine import VARIANTS
 from host.clock.control import parse_time_control
 from host.config import HINT_LEVELS, LANGUAGES
 from host.errors import UserError
-from host.live import Control, Hands
+from host.live.runtime import Control, Hands
 from host.players import ALLOWED, PlayerError, parse_player
 from host.recognition.piece_identity import CODES as PIECES
 

@@ -25,13 +25,13 @@ from typing import Any
 
 from aiohttp import web
 
-from host.bus import Update
-from host.live import Runtime
-from host.messages import VARIANT_NAMES
+from host.live.bus import Update
+from host.live.runtime import Runtime
+from host.live.state import hex_colour
 from host.review import games
 from host.review.games import MAX_UPLOAD, ReviewError, ReviewGame
 from host.review.service import ReviewService
-from host.state import hex_colour
+from host.voice.messages import VARIANT_NAMES
 from host.web.static_files import SECURITY_HEADERS
 
 

@@ -46,10 +46,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from host.bus import Update
 from host.errors import UserError
-from host.journal import pdn_stem
-from host.live import Hands, Refused, Runtime
+from host.live.bus import Update
+from host.live.runtime import Hands, Refused, Runtime
+from host.records.journal import pdn_stem
 from host.review.games import SAVED_GAME
 from host.web.guard import (
     KEEPALIVE_SECONDS,
@@ -250,7 +250,7 @@ class WebServer:
 
     async def get_words(self, request: web.Request) -> web.Response:
         """The host's sentences, for each page to render announcements in its viewer's
-        language (host/messages.py, host/move_reasons.py)."""
+        language (host/voice/messages.py, host/voice/move_reasons.py)."""
         return web.json_response(page_words(), headers=SECURITY_HEADERS)
 
     async def get_history(self, request: web.Request) -> web.Response:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Game
-from host.messages import (
+from host.voice.messages import (
     MESSAGES,
     MOVE_WORDS,
     REASONS,
@@ -20,11 +20,11 @@ from host.messages import (
     TIME_WORDS,
     VARIANT_NAMES,
 )
-from host.move_reasons import REASONS as MOVE_REASONS
+from host.voice.move_reasons import REASONS as MOVE_REASONS
 
 
 def page_words() -> dict[str, Any]:
-    """Every table `host.messages.render` reads, by name."""
+    """Every table `host.voice.messages.render` reads, by name."""
     return {
         "messages": MESSAGES,
         "refusals": REFUSALS,

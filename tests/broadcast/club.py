@@ -18,7 +18,7 @@ from pathlib import Path
 from engine import Game, Move, Variant, get_variant
 from engine.pdn import read_games
 from engine.pdn_results import meaning
-from host.journal import result_text
+from host.records.journal import result_text
 from tests.host.humanise import humanise
 from tests.paths import CORPUS
 

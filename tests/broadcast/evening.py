@@ -26,7 +26,7 @@ from engine.pdn import read_games
 from host.broadcast.pairings import publish_round, read_pairings
 from host.broadcast.publisher import Publisher
 from host.broadcast.snapshot import GameSnapshot, snapshot_of_game
-from host.journal import result_text
+from host.records.journal import result_text
 from tests.broadcast.broker import Broker
 from tests.broadcast.club import (
     command,

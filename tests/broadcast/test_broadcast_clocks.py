@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 from engine.pdn import parse_game
-from host.announce import Announcer
 from host.broadcast.mqtt import BrokerSettings
 from host.broadcast.publisher import Publisher
 from host.broadcast.relay_files import pdn_of
@@ -17,7 +16,8 @@ from host.broadcast.relay_rounds import RoundRecord, Slot
 from host.broadcast.snapshot import snapshot_of
 from host.config import Config
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 
 def timed_game(tmp_path: Path) -> Session:

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 from engine import Game
-from host.announce import Announcer
-from host.bus import Update
 from host.config import Config
-from host.journal import Journal
+from host.live.bus import Update
+from host.records.journal import Journal
 from host.session import Session
+from host.voice.announce import Announcer
 
 
 def test_a_game_gets_an_id_when_it_starts_and_the_journal_keeps_it(tmp_path: Path) -> None:

@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 
-import host.live_board
+import host.live.board
 from engine import get_variant
 from hardware.base import Frame
 from hardware.board import Board
 from hardware.layout import standard_layout
 from hardware.mock import MockBoard
-from host.announce import Announcer
 from host.cli import main
 from host.config import Config
 from host.session import Session
 from host.squares import SquareMap
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 
 class PoweredUpBoard(MockBoard):
@@ -68,7 +68,7 @@ def test_resume_after_a_power_cut_says_game_resumed_and_lights_nothing_wrong(
     mock = PoweredUpBoard(on_board, scans=20)
     board = Board(mock, standard_layout(8))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no typed commands
-    monkeypatch.setattr(host.live_board, "open_board", lambda spec, layout=None, **kw: board)
+    monkeypatch.setattr(host.live.board, "open_board", lambda spec, layout=None, **kw: board)
     settings = tmp_path / "config.toml"
     settings.write_text("")
     argv = ["run", "--config", str(settings), "--journal", str(journal), "--language", "en",

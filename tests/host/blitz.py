@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.announce import Announcer
-from host.computer_player import ComputerPlayer
+from host.computer.opponent import Opponent
+from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.opponent import Opponent
 from host.session import Session
+from host.voice.announce import Announcer
 
 from .hands.timing import HUMAN
 

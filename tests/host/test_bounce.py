@@ -1,4 +1,4 @@
-"""Switch bounce in recorded streams (host/bounce.py): dropped as the board's
+"""Switch bounce in recorded streams (host/streams/bounce.py): dropped as the board's
 debouncer would, and nothing else."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from replaykit import fens, moves, run
 
 from engine import get_variant
-from host.bounce import BOUNCE_MS, without_bounce
 from host.errors import UserError
-from host.replay import parse_events
+from host.streams.bounce import BOUNCE_MS, without_bounce
+from host.streams.replay import parse_events
 
 BRAZILIAN = get_variant("brazilian")
 
@@ -82,10 +82,10 @@ def test_a_piece_that_goes_on_is_re_read_through_bounce() -> None:
 
 
 def test_run_events_drops_bounce_too_and_keeps_commands_in_order(tmp_path) -> None:
-    from host.announce import Announcer
     from host.config import Config
     from host.session import Session
-    from host.stream import run_stream
+    from host.streams.events import run_stream
+    from host.voice.announce import Announcer
 
     config = Config(
         journal=tmp_path / "journal.jsonl", games_dir=tmp_path / "games", speech=False

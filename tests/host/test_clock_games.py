@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 from engine import get_variant
-from host.announce import Announcer
 from host.clock.control import parse_time_control
 from host.config import Config
-from host.replay import replay
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.streams.replay import replay
+from host.voice.announce import Announcer
 
 ENGLISH = get_variant("english")
 
@@ -192,7 +192,7 @@ def test_a_power_cut_loses_at_most_the_time_since_the_last_move(tmp_path: Path) 
 
 
 def test_the_board_menu_stops_and_restarts_the_clock(tmp_path: Path) -> None:
-    """The spare piece's menu (host/gestures.py) has a clock square in a timed game."""
+    """The spare piece's menu (host/gestures/commands.py) has a clock square in a timed game."""
     game, announcer = session(tmp_path, gestures=True)
     run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))
     now = 2.0
@@ -266,8 +266,8 @@ def test_crowning_is_not_the_movers_time() -> None:
 
 
 def test_the_status_file_and_command_tell_the_clocks(tmp_path: Path) -> None:
+    from host.appliance.status import StatusWriter
     from host.commands.status import _clock_line
-    from host.status import StatusWriter
 
     game, _ = session(tmp_path)
     run_stream(game, lines({"t": 1000, "lift": 11}, {"t": 1500, "place": 15}))

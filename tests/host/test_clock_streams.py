@@ -12,18 +12,21 @@ import json
 import os
 
 import pytest
+import replaykit
 from hands import Scenario, generate, judge
 from hands.families import followed
 
 from engine import Game, Position, get_variant
-from host.bounce import without_bounce
 from host.clock.control import parse_time_control
-from host.replay import parse_events, replay
+from host.streams.bounce import without_bounce
+from host.streams.replay import parse_events, replay
 from tests.paths import EXAMPLES
 
 SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
 VARIANTS = ("brazilian", "international", "russian", "english")
 CONTROL = parse_time_control("90+5")  # long enough that no flag falls
+
+pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 
 def charged(records: list[dict]) -> list[tuple[str, int]]:
@@ -93,6 +96,7 @@ def test_each_move_is_charged_from_finish_to_finish(family: str, timing: str) ->
                 touch_move=scenario.touch_move,
                 notices=True,
                 clock=CONTROL,
+                recogniser=replaykit.RECOGNISER,
             )
             if not judge(scenario, out).clean:
                 continue
@@ -130,7 +134,8 @@ def test_the_recorded_stream_charges_every_millisecond_once() -> None:
 
     def run() -> list[dict]:
         out: list[dict] = []
-        replay(variant, (json.dumps(e) for e in events), out.append, clock=CONTROL)
+        replay(variant, (json.dumps(e) for e in events), out.append, clock=CONTROL,
+               recogniser=replaykit.RECOGNISER)
         return out
 
     out = run()
@@ -138,7 +143,7 @@ def test_the_recorded_stream_charges_every_millisecond_once() -> None:
     moves = [r for r in out if "move" in r]
     assert len(moves) == 24
     game = Game(variant)
-    # the changes as the board's debouncer passes them (host/bounce.py)
+    # the changes as the board's debouncer passes them (host/streams/bounce.py)
     seen = without_bounce(parse_events((json.dumps(e) for e in events), variant))
     own_changes = {(e.t, sq) for e in seen for sq in e.squares}
     finishes = []

@@ -21,7 +21,7 @@ def test_each_level_plays_a_blitz_game_against_itself_without_flagging(level: in
 
 
 def test_the_computers_clock_counts_the_hands_time() -> None:
-    from host.computer_turns import HANDLING_KEPT, ComputerClock
+    from host.computer.turns import HANDLING_KEPT, ComputerClock
 
     clock = ComputerClock()
     assert clock.for_side("B") is None  # no game clock: the level's own time
@@ -39,7 +39,7 @@ def test_the_computers_clock_counts_the_hands_time() -> None:
 
 
 def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from host.computer_player import ComputerPlayer
+    from host.computer.player import ComputerPlayer
     from tests.host.test_computer_player import LateOpponent, final, runtime_for
 
     runtime = runtime_for(tmp_path)
@@ -68,10 +68,10 @@ def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  #
 def test_on_a_timed_game_the_computer_thinks_by_the_game_clock(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A 1+1 game: the computer's search gets its clock as the board's clock shows it when
     its turn begins (its time runs from the person's move finished) and the increment."""
-    from host.announce import Announcer
-    from host.computer_player import ComputerPlayer
+    from host.computer.player import ComputerPlayer
     from host.config import Config
     from host.session import Session
+    from host.voice.announce import Announcer
     from tests.host.test_computer_player import LateOpponent, final
 
     config = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False,

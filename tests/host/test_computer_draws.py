@@ -24,8 +24,8 @@ from engine.search.offers import (
     WORSE_BY,
     answer_draw_offer,
 )
-from host.computer_player import ComputerPlayer
-from host.live import Control
+from host.computer.player import ComputerPlayer
+from host.live.runtime import Control
 from tests.host.test_computer_player import (
     LateOpponent,
     carry_out,
@@ -187,7 +187,7 @@ def test_a_move_played_before_the_answer_lapses_the_offer(tmp_path: Path) -> Non
     session.observe(2.0, final(start, human))
     assert session.game.moves == [human] and computer.thinking  # its own move now
     from engine.search.api import Analysis
-    from host.opponent import ComputerMove
+    from host.computer.opponent import ComputerMove
 
     reply = start.legal_moves()[0]
     offer_answer(ComputerMove(reply, Analysis(reply, 900, None, 1, 1, 0.1, (reply,), False), 0))
@@ -206,7 +206,7 @@ def test_an_only_move_played_unsearched_is_weighed_before_answering(tmp_path: Pa
     """Its one legal move comes back unsearched (no score): the offer made while it
     'thought' is weighed by a search of its own once that move is lit."""
     from engine.search.api import Analysis
-    from host.opponent import ComputerMove
+    from host.computer.opponent import ComputerMove
 
     runtime = runtime_for(tmp_path, white="computer:4", black="human",
                           fen="W:W22,25,26:B11,18,3,4,5,6,7,8,9,10")  # 22x13 is forced

@@ -15,15 +15,15 @@ import pytest
 
 import host.recognition.recogniser as recogniser_module
 from engine import Game, Move, Position, get_variant
-from host.announce import Announcer
-from host.computer_player import ComputerPlayer
+from host.computer.opponent import Opponent
+from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.games import pdn_text
-from host.live import Control, Hands, Refused, Runtime
-from host.live_board import LiveBoard
-from host.opponent import Opponent
+from host.live.board import LiveBoard
+from host.live.runtime import Control, Hands, Refused, Runtime
 from host.recognition.recogniser import GRACE, SETTLE, Recogniser
+from host.records.games import pdn_text
 from host.session import Session
+from host.voice.announce import Announcer
 
 BRAZILIAN = get_variant("brazilian")
 
@@ -271,13 +271,14 @@ def test_a_takeback_or_a_new_game_stops_the_search_at_once(tmp_path: Path) -> No
 class LateOpponent:
     """An opponent whose answer the test hands back when it likes, even after a cancel:
     the window in which a real worker's reply crosses a takeback on its way (the real
-    `host.opponent.Opponent` drops a cancelled job's answer, but not one already posted)."""
+    `host.computer.opponent.Opponent` drops a cancelled job's answer, but not one already
+    posted)."""
 
     def __init__(self) -> None:
         self.callbacks: list = []
 
     def start(self, game, level, *, on_result=None, clock=None):  # type: ignore[no-untyped-def]
-        from host.opponent import SearchJob
+        from host.computer.opponent import SearchJob
 
         self.callbacks.append(on_result)
         return SearchJob(len(self.callbacks), game.position, level, on_result, lambda j: None)
@@ -297,7 +298,7 @@ class LateOpponent:
 
 def test_an_answer_that_crosses_a_takeback_is_never_lit(tmp_path: Path) -> None:
     from engine.search.api import Analysis
-    from host.opponent import ComputerMove
+    from host.computer.opponent import ComputerMove
 
     runtime = runtime_for(tmp_path)
     session = runtime.session

@@ -193,6 +193,7 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "gestures": None,
         "gesture_hold": ("3.5", 3.5),
         "touch_move": None,
+        "recogniser": ("explained", "explained"),
         "computer_level": ("3", 3),
         "white": ("Computer", "computer"),
         "black": ("computer:4", "computer:4"),
@@ -219,6 +220,18 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
             assert getattr(cfg, key) == pair[1], key
     assert cfg.speech is False and cfg.gestures is False and cfg.touch_move is True
     assert cfg.colours["destination"] == (10, 11, 12)
+
+
+@pytest.mark.parametrize(
+    ("typed", "warnings"),
+    [("60,10", (60.0, 10.0)), ("[60, 10]", (60.0, 10.0)), ("[]", ()), ("", ())],
+)
+def test_clock_warnings_on_the_command_line_take_the_form_the_help_shows(
+    tmp_path: Path, typed: str, warnings: tuple[float, ...]
+) -> None:
+    """`run --help` and the error both say "like [60, 10] ([] for none)"."""
+    argv = ["run", "--config", str(write(tmp_path / "c.toml", "")), "--clock-warnings", typed]
+    assert settings(build_parser().parse_args(argv)).clock_warnings == warnings
 
 
 @pytest.mark.parametrize(

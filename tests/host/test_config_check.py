@@ -139,7 +139,7 @@ def test_run_starts_when_every_place_can_be_made(tmp_path: Path) -> None:
 
 
 def test_the_starter_config_suggests_a_log_file_the_unit_creates_for_its_user() -> None:
-    from host.systemd import LOG_DIR, UnitSettings, starter_config, unit_text
+    from host.appliance.systemd import LOG_DIR, UnitSettings, starter_config, unit_text
 
     suggested = [line for line in starter_config("gpio").splitlines() if "log_file" in line]
     assert suggested and all(str(LOG_DIR) in line for line in suggested)

@@ -1,12 +1,12 @@
 """`run`'s start-up lines on the console follow the configured language, as the
-announcements do (host/messages.py: CONSOLE)."""
+announcements do (host/voice/messages.py: CONSOLE)."""
 
 from __future__ import annotations
 
 import io
 
 from host.commands.run import _commands_line
-from host.messages import CONSOLE, MESSAGES
+from host.voice.messages import CONSOLE, MESSAGES
 from host.web.address import print_address
 
 URL = "http://192.168.1.20:8080/?token=abc123def456"

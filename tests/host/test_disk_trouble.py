@@ -1,6 +1,6 @@
 """A full disk or an unwritable data folder mid-game: the board says so and plays on.
 
-The journal (host/journal.py) keeps what the disk refuses in memory, in order, and
+The journal (host/records/journal.py) keeps what the disk refuses in memory, in order, and
 writes it when the disk takes writes again; the saved games too; the log file says
 its trouble once and goes on. Nothing raises, nothing prints a traceback, and the
 file left on disk resumes the same game.
@@ -37,13 +37,13 @@ from typing import Any
 
 import pytest
 
-import host.journal
+import host.records.journal
 from engine import Game
-from host.announce import Announcer
+from host.appliance.logs import LogFile, setup_logging
 from host.config import Config
-from host.journal import Journal
-from host.logs import LogFile, setup_logging
+from host.records.journal import Journal
 from host.session import Session
+from host.voice.announce import Announcer
 from tests.mounts import read_only_folder, small_disk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ class FileInTheWay(Trouble):
 
 
 class FakeFullDisk(Trouble):
-    """host.journal's `open`, whose files in `folder` refuse writes while full."""
+    """host.records.journal's `open`, whose files in `folder` refuse writes while full."""
 
     what = "No space left on device"
 
@@ -117,7 +117,7 @@ class FakeFullDisk(Trouble):
             inside = Path(file).resolve().is_relative_to(folder.resolve())
             return Refusing(handle) if inside and mode != "r" else handle
 
-        monkeypatch.setattr(host.journal, "open", fake_open, raising=False)
+        monkeypatch.setattr(host.records.journal, "open", fake_open, raising=False)
 
     def fail(self) -> None:
         self.full = True
@@ -228,7 +228,7 @@ def test_a_game_goes_on_in_memory_while_the_disk_refuses_and_is_written_after(
     board = Board(session)
     board.play("c3-d4")
     trouble.fail()
-    with caplog.at_level(logging.INFO, logger="host.journal"):
+    with caplog.at_level(logging.INFO, logger="host.records.journal"):
         session.command(board.now, "new")
         board.set_up()
         board.play("c3-d4")

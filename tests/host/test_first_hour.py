@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from engine import Position, get_variant
-from host.announce import Announcer
 from host.config import Config
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
 from host.terminal_game import TerminalGame, draw_board
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 STEM = re.compile(r"^\d{8}-\d{6}-brazilian(-\d+)?\.pdn$")

@@ -15,15 +15,15 @@ from replaykit import VARIANTS
 from engine import Game, get_variant
 from hardware.board import open_board
 from hardware.layout import load_layout
-from host.announce import Announcer
 from host.config import DEFAULT_COLOURS, Config
-from host.gestures import AWAY, MENU_TIMEOUT, GestureDetector, start_menu
-from host.journal import Journal
+from host.gestures.commands import AWAY, MENU_TIMEOUT, GestureDetector, start_menu
 from host.recognition.recogniser import GRACE, Recogniser
-from host.replay import apply, parse_events
+from host.records.journal import Journal
 from host.session import Session
 from host.squares import SquareMap
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.streams.replay import apply, parse_events
+from host.voice.announce import Announcer
 
 GAMES = int(os.environ.get("DRAUGHTSBOARD_SOAK", "30"))
 
@@ -440,10 +440,10 @@ def test_slow_takebacks_and_dropped_pieces_trigger_no_command(name: str) -> None
 
 
 def test_the_picture_in_the_docs_is_drawn_from_the_code() -> None:
-    from host.gesture_diagram import render
+    from host.gestures.diagram import render
 
     docs = Path(__file__).resolve().parents[2] / "docs"
     assert (docs / "gestures.svg").read_text(encoding="utf-8") == render(), (
-        "regenerate: python -m host.gesture_diagram > docs/gestures.svg"
+        "regenerate: python -m host.gestures.diagram > docs/gestures.svg"
     )
     assert "gestures.svg" in (docs / "play.md").read_text(encoding="utf-8")

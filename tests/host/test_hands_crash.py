@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from hands import generate
 
-from host.journal import Journal
+from host.records.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [

@@ -7,7 +7,10 @@ variant and seed named in the test, cut to the moves that matter
 
 from __future__ import annotations
 
+import pytest
 from replaykit import fens, moves, notices, run
+
+pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 BRAZILIAN_PUT_BACK = "B:W10,16,27,29,31:B5,12,K21"
 
@@ -267,7 +270,10 @@ def test_a_slow_removal_after_the_shorter_capture_counted_is_read_again() -> Non
     assert moves(out)[0]["fen"] == "B:W6,9,K28:BK8,16,20,22,K29,K30"  # 24 and 14 only
     corrected = [r for r in out if "move-corrected" in r]
     assert [r["fen"] for r in corrected] == ["B:W6,9,K28:B20,22,K29,K30"]
-    assert corrected[0]["t"] == 4917  # at 30's lift, not GRACE (nor HOLD) later
+    # At 30's lift at the latest (within a scan), not GRACE (nor HOLD) later. (The
+    # explained recogniser may read it again a little sooner: Black holding 16 and 8
+    # at once in the air fits worse and worse while the board stays.)
+    assert 3928 < corrected[0]["t"] <= 4917 + 20
     assert moves(out)[-1]["fen"] == "W:W6,9,K28:B20,22,K26,K29"
     assert not notices(out, "illegal-board")
 

@@ -7,7 +7,10 @@ in the test, cut to the moves that matter.
 
 from __future__ import annotations
 
+import pytest
 from replaykit import fens, moves, notices, run
+
+pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 PORTUGUESE_TRADE = "W:W2,5,6,18,21:B8,15,16,25,27,28,32"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import Game
-from host.journal import Journal
+from host.records.journal import Journal
 
 
 def _journal_with_a_finished_game(path: Path) -> Journal:

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine import get_variant
-from host.announce import Announcer
-from host.bus import Update, UpdateBus
 from host.config import Config
-from host.gestures import start_menu
-from host.live import Control, Hands, Refused, Runtime
-from host.live_board import LiveBoard
+from host.gestures.commands import start_menu
+from host.live.board import LiveBoard
+from host.live.bus import Update, UpdateBus
+from host.live.runtime import Control, Hands, Refused, Runtime
 from host.session import Session
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,9 @@ def live(tmp_path: Path, variant: str = "brazilian", *, real: bool = False, **kw
     return Runtime(session, board)
 
 
-async def until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+async def until(check, timeout: float = 15.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until `check()` holds; the deadline only catches a hung test (on a loaded
+    two-core machine the runtime's real-time loop and its timers run late)."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "timed out"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from host.appliance.logs import FILE_BACKUPS, setup_logging
 from host.config import Config
-from host.logs import FILE_BACKUPS, setup_logging
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +52,7 @@ def test_a_terminal_gets_plain_lines_at_the_configured_level(tmp_path: Path, mon
 
 
 def test_the_log_file_rotates_and_keeps_times(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("host.logs.FILE_BYTES", 2000)
+    monkeypatch.setattr("host.appliance.logs.FILE_BYTES", 2000)
     log_file = tmp_path / "logs" / "board.log"
     with open(tmp_path / "err", "w", encoding="utf-8") as stream:
         setup_logging(Config(log_file=log_file), stream=stream)

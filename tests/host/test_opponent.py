@@ -19,7 +19,7 @@ import pytest
 
 from engine import Game, Position, get_variant
 from engine.search.api import to_public
-from host.opponent import ComputerMove, Opponent, OpponentError
+from host.computer.opponent import ComputerMove, Opponent, OpponentError
 
 BACKENDS = ["process", "thread"]
 #: far below level 4's 3 s a move: a cancelled search stopped, it did not finish (the
@@ -189,7 +189,7 @@ def test_a_new_worker_is_prepared_as_the_last_one_was() -> None:
 def test_opponent_start_does_not_wait_for_the_process() -> None:
     """Making the opponent spawns the worker in the backend's own thread: the caller's
     loop is not held while an interpreter starts."""
-    import host.opponent_backends as backends
+    import host.computer.backends as backends
 
     spawned = threading.Event()
     real_popen = backends.subprocess.Popen
@@ -218,7 +218,7 @@ def test_the_worker_keeps_one_bounded_table_across_variants() -> None:
     """One table of 2^TABLE_BITS slots whatever the variant: cleared when the variant
     changes, so no entry of another variant is ever read, and memory stays flat."""
     from engine.search import root_from_position
-    from host.opponent_worker import TABLE_BITS, Request, Worker
+    from host.computer.worker import TABLE_BITS, Request, Worker
 
     worker = Worker()
     table = worker.table
@@ -243,7 +243,7 @@ def test_time_is_counted_from_the_request() -> None:
     time, and its hard limit is never passed: one whose whole second went by before the
     worker got to it is answered at once, with a legal move looked at by no search."""
     from engine.search import root_from_position
-    from host.opponent_worker import Request, Worker
+    from host.computer.worker import Request, Worker
 
     worker = Worker()
     worker.prepare("brazilian")

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from engine import Position, get_variant
-from host.announce import Announcer
 from host.config import Config
-from host.controls import refusals
 from host.errors import UserError
-from host.messages import render
-from host.move_reasons import board_mistake, describe, reason_text
-from host.put_right import put_right_steps
+from host.live.controls import refusals
+from host.live.put_right import put_right_steps
 from host.session import Session
+from host.voice.announce import Announcer
+from host.voice.messages import render
+from host.voice.move_reasons import board_mistake, describe, reason_text
 from host.web.address import TOKEN_FILE, Listen, choose_token
 
 BRAZILIAN = get_variant("brazilian")
@@ -147,8 +147,8 @@ def test_every_announcement_reaches_the_page_as_plain_json(tmp_path: Path) -> No
     """A saved game's path (a Path), squares as a set: the state stays JSON."""
     import json
 
-    from host.announce import Announcement
-    from host.state import said
+    from host.live.state import said
+    from host.voice.announce import Announcement
 
     item = Announcement("unfinished-saved", {"variant": "brazilian", "moves": 3,
                                              "path": tmp_path / "g.pdn", "fen": "W:W1:B2",

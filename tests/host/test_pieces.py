@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import replaykit
 
 from engine import Game, Position, get_variant
-from host.announce import Announcer
 from host.config import Config
-from host.recognition.recogniser import Recogniser
 from host.session import Session
+from host.voice.announce import Announcer
+
+pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 # White's man on c3 (22) takes d4 (18) and f6 (11), landing on g7 (8); Black to answer.
 CAPTURE = "W:W22,30,31:B18,11,2,4"
@@ -31,7 +33,7 @@ class Hands:
     def __init__(self, fen: str, variant: str = "brazilian") -> None:
         self.variant = get_variant(variant)
         position = Position.from_fen(fen, self.variant)
-        self.rec = Recogniser(Game(self.variant, position), start=0.0)
+        self.rec = replaykit.make_recogniser(Game(self.variant, position), start=0.0)
         self.board = _board(position)
         self.t = 0.0
         self.moves: list[str] = []
@@ -132,7 +134,8 @@ def test_a_piece_on_a_wrong_square_keeps_its_colour_across_a_turn() -> None:
 
 
 def config(tmp_path: Path) -> Config:
-    return Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False)
+    return Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False,
+                  recogniser=replaykit.RECOGNISER)
 
 
 def test_the_session_draws_what_recognition_says_and_a_spare_as_told(tmp_path: Path) -> None:

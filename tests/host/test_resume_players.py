@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from host.announce import Announcer
 from host.config import Config
-from host.journal import Journal
 from host.players import resolved
+from host.records.journal import Journal
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,8 @@ def test_an_old_journal_without_players_resumes_as_the_config_says(tmp_path: Pat
     announcer = Announcer("en")
     again = Session(config_for(tmp_path, white="computer:2"), announcer)
     assert len(again.game.moves) == 1 and again.players == {"W": "computer:2", "B": "human"}
-    assert [a.kind for a in announcer.history] == ["resume-offer", "resumed"]
+    # no board told the session otherwise: nothing to put right, so none asked for
+    assert [a.kind for a in announcer.history] == ["resume-found", "resumed"]
 
 
 def test_players_changed_during_a_game_are_journaled_and_resumed(tmp_path: Path) -> None:

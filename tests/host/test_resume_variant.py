@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host.announce import Announcer
 from host.config import Config
-from host.games import variant_to_play
-from host.journal import Journal
+from host.records.games import variant_to_play
+from host.records.journal import Journal
 from host.session import Session
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -109,7 +109,7 @@ def test_a_service_keeps_running_and_stops_cleanly_on_a_signal(
     # journal-readable: every line has its priority, no time of its own (the journal adds it)
     assert log and all(line[:3] in ("<6>", "<4>", "<3>", "<7>") for line in log), log
     assert "<6>host.commands.run: ready: sim board, layout standard-8x8, brazilian" in log
-    assert log[-1] == "<6>host.live: stopped: LEDs off; every move is in the journal"
+    assert log[-1] == "<6>host.live.runtime: stopped: LEDs off; every move is in the journal"
     assert not any("Traceback" in line for line in log + out.splitlines())
     # the journal is whole and untouched, the status file says it stopped
     assert journal.read_bytes() == before
@@ -123,6 +123,45 @@ def test_a_service_keeps_running_and_stops_cleanly_on_a_signal(
     assert again.returncode == 0, again.stderr
     assert "An unfinished game of Brazilian draughts was found (1 move)" in again.stdout
     assert "Game resumed. Black to move." in again.stdout
+
+
+def test_a_second_run_on_the_same_journal_is_refused_before_it_says_anything(
+    tmp_path: Path,
+) -> None:
+    """`make run` twice, or `run` beside the service: the second would resume and write the
+    same game. It is refused, naming the first; the first plays on; once it has stopped,
+    the journal is free again."""
+    play_one_move(tmp_path)
+    journal = tmp_path / "data" / "journal.jsonl"
+    before = journal.read_bytes()
+    first = subprocess.Popen(command(tmp_path), cwd=ROOT, env=environment(tmp_path),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert first.stderr is not None
+        for line in first.stderr:  # the first one is playing
+            if "ready:" in line:
+                break
+        second = subprocess.run(command(tmp_path), cwd=ROOT, env=environment(tmp_path),
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == 2
+        assert second.stdout == ""  # no "unfinished game found", no "resumed"
+        assert second.stderr == (
+            f"draughtsboard: another draughtsboard run is playing the game in {journal} "
+            "(draughtsboard status says which): stop it first, or give this one its own "
+            "--data-dir\n")
+        assert first.poll() is None and journal.read_bytes() == before
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=15) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    after = subprocess.run(command(tmp_path, "--events", "-"), input="", capture_output=True,
+                           text=True, cwd=ROOT, env=environment(tmp_path), timeout=60)
+    assert after.returncode == 0, after.stderr
+    assert "Game resumed. Black to move." in after.stdout
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from host.appliance.systemd import UNIT, System, UnitSettings, service_state, unit_text
 from host.commands import service
 from host.config import check_files
 from host.errors import UserError
-from host.systemd import UNIT, System, UnitSettings, service_state, unit_text
 from tests.tools import need
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from host.appliance.service_user import Account, as_user_command
+from host.appliance.systemd import HARDENING, UNIT, System
 from host.commands import service
 from host.errors import ExitStatus, UserError
-from host.service_user import Account, as_user_command
-from host.systemd import HARDENING, UNIT, System
 from tests.host.test_service import PROGRAM, Recorder, fake_root, install_args, put
 from tests.tools import find, need, need_tool
 

@@ -16,12 +16,12 @@ from humanise import humanise, random_game
 from engine import Game, get_variant
 from hardware.board import open_board
 from hardware.layout import load_layout
-from host.announce import Announcer
 from host.config import Config
-from host.journal import Journal
+from host.records.journal import Journal
 from host.session import Session
 from host.squares import SquareMap
-from host.stream import run_stream
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,6 +76,26 @@ def test_resume_guides_the_board_then_play_continues(tmp_path: Path) -> None:
     assert [a.kind for a in announcer.history][-1] == "board-ok"
 
 
+def test_a_resumed_game_on_a_board_that_stands_right_asks_nothing_of_the_player(
+    tmp_path: Path,
+) -> None:
+    """The simulator sets the pieces up as the game stands (and a board left alone after a
+    power cut stands so): the game is found and resumed, with no "put the lit squares
+    right" for a board that is right."""
+    cfg = config(tmp_path)
+    run_stream(Session(cfg, Announcer("en")), lines([{"t": 100, "lift": 22},
+                                                      {"t": 500, "place": 17}]))
+    standing = Game("brazilian")
+    standing.push_text("c3-b4")
+    announcer = Announcer("en")
+    session = Session(cfg, announcer, occupied=standing.position.occupied())
+    assert not session.recogniser.correcting
+    assert [a.text for a in announcer.history] == [
+        "An unfinished game of Brazilian draughts was found (1 move).",
+        "Game resumed. Black to move.",
+    ]
+
+
 def test_resign_writes_the_pdn_and_new_starts_a_fresh_journal(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     announcer = Announcer("en")
@@ -90,6 +110,20 @@ def test_resign_writes_the_pdn_and_new_starts_a_fresh_journal(tmp_path: Path) ->
     assert any(a.kind == "win" for a in announcer.history)
     session.command(6.0, "new")
     assert Journal(cfg.journal).read().moves == [] and session.game.moves == []
+
+
+def test_typed_resign_against_the_computer_gives_up_for_the_person_on_any_turn(
+    tmp_path: Path,
+) -> None:
+    """The person plays White; Black (the computer) is to move when they type resign."""
+    announcer = Announcer("en")
+    session = Session(config(tmp_path, black="computer:1"), announcer)
+    run_stream(session, lines([{"t": 100, "lift": 22}, {"t": 500, "place": 17}]))
+    assert session.game.position.turn == "B" and session.resigning_side() == "W"
+    session.command(5.0, "resign")
+    outcome = session.recogniser.outcome
+    assert outcome is not None and outcome.winner == "B" and outcome.reason == "resignation"
+    assert [a.params for a in announcer.history if a.kind == "resign"] == [{"side": "W"}]
 
 
 def test_takeback_command_guides_the_piece_back(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from host.announce import Announcer
 from host.config import DEFAULT_COLOURS, load_config
 from host.errors import UserError
 from host.hints import end_pattern
-from host.speech import Speaker
+from host.voice.announce import Announcer
+from host.voice.speech import Speaker
 from tests.tools import need
 
 ROOT = Path(__file__).resolve().parents[2]

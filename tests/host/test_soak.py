@@ -16,7 +16,7 @@ from humanise import Stream, humanise, play_move, random_game
 from replaykit import VARIANTS
 
 from engine import Game, get_variant
-from host.replay import replay
+from host.streams.replay import replay
 
 GAMES = int(os.environ.get("DRAUGHTSBOARD_SOAK", "30"))
 

@@ -8,8 +8,8 @@ import threading
 import time
 from pathlib import Path
 
-from host.announce import Announcer, speech_listener
-from host.speech import END, MOVE, NOTICE, Speaker
+from host.voice.announce import Announcer, speech_listener
+from host.voice.speech import END, MOVE, NOTICE, Speaker
 from tests.tools import need
 
 

@@ -11,14 +11,14 @@ from pathlib import Path
 from hardware.board import Board
 from hardware.layout import standard_layout
 from hardware.mock import Fault, MockBoard
-from host.announce import Announcer
+from host.appliance.logs import RecentProblems
+from host.appliance.status import CHATTER_PER_MINUTE, StatusWriter
+from host.appliance.systemd import UNIT
 from host.commands import status as status_command
 from host.config import Config
-from host.logs import RecentProblems
 from host.session import Session
-from host.status import CHATTER_PER_MINUTE, StatusWriter
-from host.stream import run_stream
-from host.systemd import UNIT
+from host.streams.events import run_stream
+from host.voice.announce import Announcer
 
 
 class Clock:

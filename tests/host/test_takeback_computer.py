@@ -14,13 +14,13 @@ from typing import Any
 
 from engine import Move, Position, get_variant
 from engine.search.api import Analysis
-from host.announce import Announcer
-from host.computer_player import ComputerPlayer
+from host.computer.opponent import ComputerMove, SearchJob
+from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.opponent import ComputerMove, SearchJob
 from host.recognition.recogniser import GRACE, SETTLE
 from host.recognition.timing import SLIDE
 from host.session import Session
+from host.voice.announce import Announcer
 
 BRAZILIAN = get_variant("brazilian")
 #: a hand's pace between two actions: a carried piece takes far longer than a push
@@ -31,7 +31,7 @@ HAND = 5 * SLIDE
 class ScriptedOpponent:
     """Answers each search with the first legal move, when `answer()` is called; a
     cancelled search is forgotten (the real worker drops it). The calls are those of
-    host/opponent.py `Opponent` that the computer player makes."""
+    host/computer/opponent.py `Opponent` that the computer player makes."""
 
     def __init__(self) -> None:
         self.waiting: list[tuple[SearchJob, Any]] = []

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from host.messages import CONSOLE
+from host.voice.messages import CONSOLE
 from tests.tools import need_tool
 
 ROOT = Path(__file__).resolve().parents[2]

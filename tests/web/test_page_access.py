@@ -9,27 +9,11 @@ import stat
 from pathlib import Path
 
 from conftest import BoardServer, fresh, screenshot
+from pages import SLOW, expect, open_board, square
 from test_web_companion import FakeUsbBoard
 
 from engine import get_variant
 from host.config import DEFAULT_COLOURS
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000
-
-
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
-
-
-def open_board(page, board: BoardServer, path: str = ""):  # type: ignore[no-untyped-def]
-    page.goto(board.url + path if not path else board.base + path)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
 
 
 def focused_label(page) -> str:  # type: ignore[no-untyped-def]

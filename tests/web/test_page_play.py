@@ -8,27 +8,14 @@ from __future__ import annotations
 
 import pytest
 from conftest import BoardServer, fresh, screenshot
+from pages import SLOW, expect, open_board, square
 
 from engine import get_variant
 
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms: the machine may be loaded; settle times are real
 AT_ONCE = 1_500  # ms: well under the 3 s a wrong board waits before it is guided
 BRAZILIAN = get_variant("brazilian")
 
 
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
-
-
-def open_board(page, board: BoardServer):  # type: ignore[no-untyped-def]
-    page.goto(board.url)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
 
 
 def centre(page, selector: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
@@ -193,6 +180,15 @@ def test_after_a_resignation_only_what_still_applies_is_enabled(page, shared) ->
         "White: Computer · level 1 (beginner) · Black: Person")
     assert shared.state()["players"] == {"W": "computer:1", "B": "human"}
     expect(page.locator("#btn-resign")).to_be_enabled()
+
+
+def test_the_players_line_cut_short_is_in_full_in_its_tooltip(page, shared) -> None:
+    fresh(shared, players={"W": "human", "B": "computer:1"})
+    open_board(page, shared)
+    line = page.locator("#players-line")
+    full = "White: Person · Black: Computer · level 1 (beginner)"
+    expect(line).to_have_text(full)
+    expect(line).to_have_attribute("title", full)
 
 
 def test_a_game_won_by_a_move_can_still_be_taken_back(page, shared) -> None:

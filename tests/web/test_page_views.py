@@ -8,25 +8,9 @@ from __future__ import annotations
 import json
 
 from conftest import BoardServer, fresh, screenshot
+from pages import SLOW, expect, open_board, square
 
-from host.messages import MESSAGES, REFUSALS, render
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000
-
-
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
-
-
-def open_board(page, board: BoardServer):  # type: ignore[no-untyped-def]
-    page.goto(board.url)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
+from host.voice.messages import MESSAGES, REFUSALS, render
 
 
 def play(page, *moves: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
@@ -84,7 +68,7 @@ def test_each_page_follows_its_viewers_language_and_keeps_its_choice(browser, sh
 
 def test_the_page_says_every_sentence_as_the_board_does(page, shared) -> None:
     """The page renders the host's messages itself (each viewer in their language): the
-    same words as host/messages.py `render`, for every kind, in both languages."""
+    same words as host/voice/messages.py `render`, for every kind, in both languages."""
     open_board(page, shared)
     samples = {"side": "W", "other": "B", "move": "c3-d4", "square": "c3",
                "reason": "threefold-repetition", "variant": "brazilian", "moves": 12,

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import get_variant
-from host.gestures import start_menu
+from host.gestures.commands import start_menu
 from tests.web.conftest import ROOT, BoardServer
 
 HUMAN_VS_LEVEL_3 = {"W": "human", "B": "computer:3"}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BoardServer, screenshot
+from pages import SLOW, expect
 from review_games import PlantedGame, game_with_blunder
 
 from engine import Game, get_variant
@@ -20,12 +21,6 @@ from host.broadcast.spectators import SpectatorServer
 from host.review import store
 from host.review.analysis import evaluate_positions
 
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms, for what the page does at once
 ANALYSIS = 300_000  # ms: the analysis runs at nice 19 on a machine shared with others
 
 
@@ -227,3 +222,38 @@ def test_the_spectator_page_runs_under_its_csp(browser, tmp_path: Path) -> None:
         context.close()
         spectators.stop()
     assert not problems, problems
+
+
+def test_players_the_file_does_not_name_are_called_by_their_side(page, tmp_path: Path) -> None:
+    """The board writes `?` for a person it has no name for; the review says White or
+    Black there (in the viewer's language), and its bar has no separator before the
+    variant it does not show yet."""
+    games = tmp_path / "board" / "games"
+    games.mkdir(parents=True)
+    (games / "20260101-100000-brazilian.pdn").write_text(
+        '[White "?"]\n[Black "Computer (level 1)"]\n[Result "0-1"]\n'
+        '[GameType "26,W,8,8,A0,0"]\n\n1. c3-d4 b6-a5 0-1\n')
+    (games / "20260101-110000-brazilian.pdn").write_text(
+        '[White "?"]\n[Black "?"]\n[Result "1-0"]\n[GameType "26,W,8,8,A0,0"]\n\n'
+        '1. c3-d4 1-0\n')
+    board = BoardServer(tmp_path / "board", "--board", "sim").start()
+    try:
+        page.goto(board.base + "/review")
+        names = page.locator("#games li button")
+        expect(names).to_have_text(["20260101-110000-brazilian.pdn",  # newest first
+                                    "White – Computer (level 1)"], timeout=SLOW)
+        before = page.eval_on_selector(
+            "#variant-name", "e => getComputedStyle(e, '::before').content")
+        assert before == "none"  # no "·" after the name with nothing behind it
+        back = page.locator("#to-board").bounding_box()
+        switch = page.locator("#language").bounding_box()
+        assert back is not None and switch is not None
+        # the link back to the board sits level with the language switch beside it
+        assert abs((back["y"] + back["height"] / 2) - (switch["y"] + switch["height"] / 2)) < 2
+        page.click('#language [data-language="pt-BR"]')
+        expect(names.last).to_have_text("Brancas – Computer (level 1)")
+        names.last.click()
+        expect(page.locator("#game-title")).to_have_text(
+            re.compile(r"^Brancas – Computer \(level 1\)\s+0-1$"), timeout=SLOW)
+    finally:
+        board.stop()

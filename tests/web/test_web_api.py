@@ -187,8 +187,8 @@ def test_the_page_and_its_files_are_served_from_the_package(server: BoardServer)
         status, text = server.request("GET", "/static/" + name)
         assert status == 200 and len(text) > 100, name
         assert "http://" not in text.replace("http://www.w3.org", "")  # nothing from outside
-    assert (ROOT / "host" / "live.py").is_file()  # what the escape below would reach
-    status, _ = server.request("GET", "/static/..%2F..%2Flive.py")
+    assert (ROOT / "host" / "cli.py").is_file()  # what the escape below would reach
+    status, _ = server.request("GET", "/static/..%2F..%2Fcli.py")
     assert status == 404
 
 

@@ -9,13 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BoardServer, screenshot
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000
+from pages import SLOW, expect, square
 
 
 @pytest.fixture
@@ -25,9 +19,6 @@ def timed(tmp_path: Path):  # type: ignore[no-untyped-def]
     yield board
     board.stop()
 
-
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
 
 
 def seconds(text: str) -> float:

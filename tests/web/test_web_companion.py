@@ -1,7 +1,9 @@
 """Companion mode: a real board (here a board on USB, faked at the socket) behind the page.
 
 The fake speaks the wire protocol (hardware/wire.py, docs/protocol.md) as the
-firmware does: HELLO and a full OCCUPANCY in answer to QUERY, KEEPALIVE back,
+firmware does (firmware/boardlogic.py): HELLO and a full OCCUPANCY in answer to
+QUERY, KEEPALIVE back, a KEEPALIVE of its own whenever it has sent nothing for
+KEEPALIVE_INTERVAL (so a host busy sending frames, blinking LEDs, still hears it),
 a new OCCUPANCY whenever its switches change; it records every FRAME.
 """
 
@@ -10,13 +12,20 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import BoardServer
 
 from engine import get_variant
+from firmware.settings import KEEPALIVE_INTERVAL
 from hardware import wire
+from host.recognition.timing import SLIDE
+
+#: a hand's pace between lifting a piece and putting it down: far longer than a push
+#: (the recogniser reads a landing within SLIDE of the lift as a knock, never a move)
+HAND = 5 * SLIDE
 
 pytest.importorskip("serial", reason="pyserial is in the dev extra")
 
@@ -32,7 +41,18 @@ class FakeUsbBoard:
         self.encoder = wire.Encoder()
         self.conn: socket.socket | None = None
         self.lock = threading.Lock()
+        self.last_sent = time.monotonic()
         threading.Thread(target=self._serve, daemon=True).start()
+        threading.Thread(target=self._keep_alive, daemon=True).start()
+
+    def _keep_alive(self) -> None:
+        while True:
+            time.sleep(KEEPALIVE_INTERVAL / 5)
+            if time.monotonic() - self.last_sent >= KEEPALIVE_INTERVAL:
+                try:
+                    self._send(self.encoder.keepalive)
+                except OSError:  # the host has gone: so has the board's reason to talk
+                    return
 
     def _serve(self) -> None:
         conn, _ = self.listener.accept()
@@ -48,23 +68,25 @@ class FakeUsbBoard:
                     return
                 for message in decoder.feed(data):
                     if message.kind == wire.QUERY:
-                        self._send(self.encoder.hello(8, 4, 32) + self._occupancy())
+                        self._send(lambda: self.encoder.hello(8, 4, 32) + self._occupancy())
                     elif message.kind == wire.KEEPALIVE:
-                        self._send(self.encoder.keepalive())
+                        self._send(self.encoder.keepalive)
                     elif message.kind == wire.FRAME:
                         self.frames.append(message.colours)
 
     def _occupancy(self) -> bytes:
         return self.encoder.occupancy(32, sorted(self.pressed))
 
-    def _send(self, data: bytes) -> None:
+    def _send(self, message: Callable[[], bytes]) -> None:
+        """Encode (numbering it) and send under one lock: three threads send."""
         with self.lock:
             if self.conn is not None:
-                self.conn.sendall(data)
+                self.conn.sendall(message())
+                self.last_sent = time.monotonic()
 
     def set_pressed(self, keys: set[int]) -> None:
         self.pressed = set(keys)
-        self._send(self._occupancy())
+        self._send(self._occupancy)
 
 
 def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: Path) -> None:
@@ -97,6 +119,7 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
                 break
             time.sleep(0.05)
         assert sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == 2  # two LEDs on the board
+        time.sleep(HAND)  # the hand carries the piece to d4
         fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1}
                          | {variant.square_to_reading_order(18) - 1})
         state = board.wait_for(lambda s: s["moves"] == ["c3-d4"])

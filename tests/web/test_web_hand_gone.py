@@ -10,13 +10,7 @@ import json
 
 import aiohttp
 from conftest import BoardServer, run_async
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms
+from pages import SLOW, expect
 
 
 async def _hands_then_close(url: str, actions: list[dict]) -> list[dict]:

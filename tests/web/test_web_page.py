@@ -13,25 +13,9 @@ from pathlib import Path
 
 import pytest
 from conftest import BoardServer, journal_with, screenshot
+from pages import SLOW, expect, open_board, square
 
 from engine import Game, Position, get_variant
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms: generous, the machine may be loaded; settle and grace times are real
-
-
-def square(page, n: int):  # type: ignore[no-untyped-def]
-    return page.locator(f'[data-square="{n}"]')
-
-
-def open_board(page, board: BoardServer):  # type: ignore[no-untyped-def]
-    page.goto(board.url)
-    expect(page.locator("#link-badge")).to_have_attribute("data-link", "live", timeout=SLOW)
-    return page
 
 
 def click_move(page, variant_name: str, game: Game, text: str) -> None:

@@ -10,15 +10,9 @@ from typing import Any
 
 import pytest
 from conftest import BoardServer
+from pages import SLOW, expect
 
 from engine import Position, get_variant
-
-try:
-    from playwright.sync_api import expect
-except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chromium is required
-    expect = None
-
-SLOW = 10_000  # ms: the machine may be loaded; settle times are real
 
 # White's man on c3 (22) must take d4 (18) and f6 (11), landing on g7 (8).
 CAPTURE = "W:W22,30,31:B18,11,2,4"

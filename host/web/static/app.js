@@ -317,9 +317,16 @@
   });
   $("btn-live").addEventListener("click", () => look(null));
   armed($("btn-resign"), () => control("resign"), () => "confirm-resign");
-  armed($("btn-draw"), () => control("draw"),
-    () => (state && state.computer && Object.keys(state.computer.sides || {}).length
-      ? "confirm-draw-computer" : "confirm-draw"));
+  armed($("btn-draw"), () => control("draw"), drawQuestion);
+
+  // What pressing Draw does (Session.command): against the computer it is an offer the
+  // computer answers; between two people, or with the computer on both sides, the game
+  // ends drawn at once.
+  function drawQuestion() {
+    const computerSides = Object.keys((state && state.computer && state.computer.sides) || {});
+    if (computerSides.length === 1) return "confirm-draw-computer";
+    return computerSides.length === 2 ? "confirm-draw-computers" : "confirm-draw";
+  }
 
   // A button that needs a second press within 3 s (resigning cannot be undone by accident).
   function armed(button, action, question) {
@@ -333,7 +340,8 @@
         return;
       }
       button.dataset.armed = "true";
-      const side = SIDE_NAMES[language()][state ? state.turn : "W"];
+      // the side that gives up is the host's to say (the person's, against the computer)
+      const side = SIDE_NAMES[language()][state ? state.resigning || state.turn : "W"];
       button.textContent = say(language(), question(), { side });
       timer = setTimeout(() => { button.dataset.armed = "false"; render(); }, 3000);
     });

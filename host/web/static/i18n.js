@@ -3,7 +3,7 @@
 // The page's own labels live here. What the board says (announcements, results, why a
 // move is refused, why a control is off) is kept by the host as a message key with its
 // parameters; the page renders it in this viewer's language from the host's own tables
-// (GET /api/words, host/messages.py and host/move_reasons.py), so every page and the
+// (GET /api/words, host/voice/messages.py and host/voice/move_reasons.py), so every page and the
 // board's voice say the same sentence, each in its language.
 "use strict";
 
@@ -66,6 +66,7 @@ const WORDS = {
     "confirm-resign": "As {side} abandonam a partida?",
     "confirm-draw": "Os dois jogadores concordam com o empate?",
     "confirm-draw-computer": "Propor empate ao computador?",
+    "confirm-draw-computers": "Encerrar a partida com empate?",
     "hand": "Na mão: clique numa casa vazia para pôr a peça",
     "hand-keys": "Na mão: Enter numa casa vazia para pôr a peça",
     "tray-help": "Arraste uma peça para uma casa vazia, ou uma dama sobre a pedra a coroar.",
@@ -191,6 +192,7 @@ const WORDS = {
     "confirm-resign": "Does {side} resign?",
     "confirm-draw": "Do both players agree to a draw?",
     "confirm-draw-computer": "Offer the computer a draw?",
+    "confirm-draw-computers": "End the game as a draw?",
     "hand": "In hand: click an empty square to put the piece down",
     "hand-keys": "In hand: Enter on an empty square puts the piece down",
     "tray-help": "Drag a piece onto an empty square, or a king onto a man to crown it.",
@@ -320,7 +322,7 @@ function chooseLanguage(saved, browserLanguages, boardLanguage) {
   return LANGUAGES.includes(boardLanguage) ? boardLanguage : "en";
 }
 
-// -- the host's sentences, rendered as host/messages.py `render` does -------------------
+// -- the host's sentences, rendered as host/voice/messages.py `render` does -------------------
 
 let HOST_WORDS = null; // GET /api/words
 
@@ -329,7 +331,7 @@ function hostTable(name, language) {
   return tables[language] || tables["en"] || {};
 }
 
-// Why a move is refused (host/move_reasons.py `reason_text`).
+// Why a move is refused (host/voice/move_reasons.py `reason_text`).
 function reasonText(language, code, params) {
   const template = hostTable("move_reasons", language)[code];
   if (!template) return "";
@@ -369,7 +371,7 @@ function renderMessage(language, kind, params, table) {
   return template === undefined ? kind : fill(template, values);
 }
 
-// 90 as "1 minute 30 seconds" (host/messages.py `spoken_time`: whole seconds, halves
+// 90 as "1 minute 30 seconds" (host/voice/messages.py `spoken_time`: whole seconds, halves
 // rounded to even as Python's round does).
 function spokenTime(language, seconds) {
   const [[minute, minutes], [second, secs]] = hostTable("time_words", language);

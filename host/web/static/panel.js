@@ -58,7 +58,9 @@ function renderStatus(view) {
   const names = say(lang, "white") + ": " + (player("W") || say(lang, "human")) + " · " +
     say(lang, "black") + ": " + (player("B") || say(lang, "human"));
   const round = [tags.Event, tags.Round].filter(Boolean).join(" · ");
-  setText($("players-line"), [names, round].filter(Boolean).join(" — "));
+  const playersLine = [names, round].filter(Boolean).join(" — ");
+  setText($("players-line"), playersLine);
+  $("players-line").title = playersLine; // one line, cut short on a narrow panel: in full here
   $("turn-dot").className = "dot " + (state.turn === "W" ? "white" : "black");
   setText($("turn-text"), say(lang, "to-move", { side: SIDE_NAMES[lang][state.turn] }));
   $("turn").hidden = Boolean(over);

@@ -159,3 +159,9 @@ function reviewProblem(language, error) {
 function reviewKnown(value) {
   return Boolean(value) && !/^[?.\-]*$/.test(value) && value !== "draughtsboard";
 }
+
+// A player as the review names them: the PDN's name, or the side ("White") where the
+// file does not know it ("?", as the board writes a person it has no name for).
+function reviewPlayer(language, name, side) {
+  return reviewKnown(name) ? name : reviewSay(language, side === "W" ? "white" : "black");
+}

@@ -62,7 +62,10 @@ class GameList {
       button.type = "button";
       button.className = "link";
       button.dataset.id = entry.id;
-      button.textContent = [entry.white, entry.black].filter(Boolean).join(" – ") || entry.name;
+      const language = this.language();
+      button.textContent = [entry.white, entry.black].some(reviewKnown)
+        ? reviewPlayer(language, entry.white, "W") + " – " + reviewPlayer(language, entry.black, "B")
+        : entry.name;  // two unknown players: the file's name tells games apart
       button.addEventListener("click", () => this.open(entry.id, 1));
       const meta = document.createElement("span");
       meta.className = "meta";

@@ -87,8 +87,8 @@
 
   function renderGame() {
     const tags = game.tags;
-    const white = tags.White || t("white");
-    const black = tags.Black || t("black");
+    const white = reviewPlayer(language, tags.White, "W");
+    const black = reviewPlayer(language, tags.Black, "B");
     $("game-title").textContent = white + " – " + black + "  " + game.result;
     $("game-meta").textContent = [tags.Event, tags.Round, tags.Date, tags.Site]
       .filter(reviewKnown).join(" · ");
@@ -107,8 +107,9 @@
     for (const entry of game.file_games) {
       const option = document.createElement("option");
       option.value = String(entry.number);
-      option.textContent = t("game-n", { n: entry.number, white: entry.white || "?",
-        black: entry.black || "?", result: entry.result });
+      option.textContent = t("game-n", { n: entry.number,
+        white: reviewPlayer(language, entry.white, "W"),
+        black: reviewPlayer(language, entry.black, "B"), result: entry.result });
       option.disabled = Boolean(entry.error);
       select.append(option);
     }

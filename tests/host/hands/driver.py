@@ -213,10 +213,13 @@ class Driver:
             # A man lifted off its new square and a king put down, nothing else between,
             # is the crowning: the opponent's to do, not the move's landing.
             steps = [c for c in changes if c[0] > start and not _chatter(c, changes)]
+            # (With no other landing there, e.g. a man resting on its crowning square
+            # and lifted on, the landing stands.)
             landed = max(
-                t for i, (t, sq, closed) in enumerate(steps)
-                if sq == move.destination and closed
-                and not (i and steps[i - 1][1] == sq and not steps[i - 1][2])
+                (t for i, (t, sq, closed) in enumerate(steps)
+                 if sq == move.destination and closed
+                 and not (i and steps[i - 1][1] == sq and not steps[i - 1][2])),
+                default=landed,
             )
         return max(
             [landed, *(

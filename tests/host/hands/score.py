@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine import get_variant
-from host.replay import replay
+from host.streams.replay import replay
 
 from .driver import Driver, Scenario
 from .families import FAMILIES
@@ -74,9 +74,11 @@ def generate(
     return driver.scenario()
 
 
-def run_scenario(scenario: Scenario, *, touch_move: bool | None = None) -> list[dict]:
+def run_scenario(
+    scenario: Scenario, *, touch_move: bool | None = None, recogniser: str = "classic"
+) -> list[dict]:
     out: list[dict] = []
-    options = {}
+    options: dict = {"recogniser": recogniser}
     if "touch_move" in inspect.signature(replay).parameters:
         options["touch_move"] = scenario.touch_move if touch_move is None else touch_move
     replay(
@@ -157,8 +159,10 @@ def soak(
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
     timing: str = MODEL.name,
+    recogniser: str = "classic",
 ) -> dict[str, Tally]:
-    """Generate, replay and judge every (family, variant, seed); a tally per family.
+    """Generate, replay and judge every (family, variant, seed); a tally per family
+    (`recogniser`: which one replays them, see host/explanation/__init__.py).
 
     `touch_move` forces the setting: streams whose verdict depends on it (a piece that
     goes on) keep their own setting and are skipped when it is forced otherwise."""
@@ -176,7 +180,7 @@ def soak(
                     if scenario.corrections or scenario.touch_move:
                         continue
                     scenario.touch_move = touch_move
-                total.add(judge(scenario, run_scenario(scenario)))
+                total.add(judge(scenario, run_scenario(scenario, recogniser=recogniser)))
         tallies[family] = total
     return tallies
 

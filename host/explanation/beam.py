@@ -1,0 +1,166 @@
+"""The stories kept: a small, bounded set of explanations of the switch history.
+
+Each change of the switches extends every story by every hand action that could
+cause it (host/explanation/lifts.py, places.py); stories that end up saying the
+same thing are merged (the cheaper kept); then only the cheapest are kept: at
+most BEAM, none more than DROP above the best. Changes seen in one scan happened
+in an order nobody knows: the orders that matter are tried (`_orders`).
+
+Costs move with time (a piece resting, a knocked piece not back): `next_change`
+says when the ranking may change if the board stays as it is, so the recogniser
+knows when to look again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import permutations
+
+from host.explanation import costs
+from host.explanation.lifts import on_lift
+from host.explanation.places import on_place
+from host.explanation.story import Story
+from host.explanation.turns import Context
+
+#: stories held at most part-way through one scan's changes
+WIDEST = 4 * costs.BEAM
+#: float slack when comparing times
+EPS = 1e-6
+
+
+class Beam:
+    """The explanations kept, cheapest first."""
+
+    def __init__(self, stories: Iterable[Story]) -> None:
+        self.stories: list[Story] = list(stories)
+        #: the most stories held at once since the beam was made (a memory witness)
+        self.most_held = len(self.stories)
+        self._ranked: tuple[float, list[tuple[float, Story]]] | None = None
+
+    def advance(
+        self, now: float, lifted: frozenset[int], placed: frozenset[int], ctx: Context
+    ) -> None:
+        """Extend every story by one scan's changes."""
+        orders = [
+            first + second
+            for ups in _orders([(sq, True) for sq in sorted(lifted)])
+            for downs in _orders([(sq, False) for sq in sorted(placed)])
+            for first, second in ((ups, downs), (downs, ups))[: 2 if ups and downs else 1]
+        ]
+        found: list[Story] = []
+        for story in self.stories:
+            for order in orders:
+                frontier = [story]
+                for n, (square, up) in enumerate(order):
+                    step = on_lift if up else on_place
+                    frontier = [s for here in frontier for s in step(here, square, now, ctx)]
+                    if n < len(order) - 1:
+                        frontier = [s for _, s in _cheapest(frontier, now, WIDEST)]
+                found += frontier
+        self.most_held = max(self.most_held, len(found))
+        self.stories = [s for _, s in _cheapest(found, now, costs.BEAM)]
+        self._ranked = None
+
+    def ranked(self, now: float) -> list[tuple[float, Story]]:
+        """The stories with their cost now, cheapest first."""
+        if self._ranked is None or self._ranked[0] != now:
+            # (of two stories costing the same now, the one growing slower first: it
+            # is the cheaper from now on)
+            costed = [(s.cost(now), _slope(s, now)[0], s) for s in self.stories]
+            costed.sort(key=lambda item: (round(item[0], 9), item[1]))
+            ranked = [(cost, s) for cost, _, s in costed]
+            self._ranked = (now, ranked)
+        return self._ranked[1]
+
+    def best(self, now: float) -> Story:
+        return self.ranked(now)[0][1]
+
+    def best_at(self, then: float) -> Story:
+        """The best story at another time, the board staying as it is."""
+        return min(self.stories, key=lambda s: s.cost(then))
+
+    def within(self, now: float, margin: float = costs.MARGIN) -> list[Story]:
+        """The stories less than `margin` above the best: those that still stand (one
+        exactly `margin` above has just fallen, at the time `next_change` named)."""
+        ranked = self.ranked(now)
+        cheapest = ranked[0][0]
+        return [s for c, s in ranked if c < cheapest + margin - EPS]
+
+    def keep(self, wanted: Callable[[Story], bool], now: float) -> None:
+        """Keep only the stories `wanted` says (at least the best one)."""
+        kept = [s for s in self.stories if wanted(s)]
+        self.replace(kept or [self.best(now)])
+
+    def replace(self, stories: Iterable[Story]) -> None:
+        self.stories = list(stories)
+        self.most_held = max(self.most_held, len(self.stories))
+        self._ranked = None
+
+    def next_change(self, now: float) -> float | None:
+        """The earliest time after `now` when the ranking of the stories may change if
+        the board stays as it is (one story overtaking another, or rising MARGIN above
+        one, or a condition reaching its cap); None if every cost stays as it is."""
+        lines = [(c, *_slope(s, now)) for c, s in self.ranked(now)]
+        soon = min((bend for _, _, bend in lines), default=float("inf"))
+        cheapest = lines[0][0]
+        moving = [line for line in lines if line[1] or line[0] <= cheapest + costs.MARGIN]
+        for cost, slope, _ in moving:
+            if cost > cheapest + 2 * costs.MARGIN:
+                continue
+            for other, other_slope, _ in moving:
+                closing = slope - other_slope
+                if closing <= 0:
+                    continue
+                for target in (0.0, costs.MARGIN):
+                    wait = (target - (cost - other)) / closing
+                    if wait > EPS:
+                        soon = min(soon, now + wait)
+        return soon if soon < float("inf") else None
+
+
+def _orders(changes: list[tuple[int, bool]]) -> list[list[tuple[int, bool]]]:
+    """The orders in which changes seen in one scan may have happened: every order of
+    up to three, else as sorted and reversed."""
+    if len(changes) <= 3:
+        return [list(order) for order in permutations(changes)]
+    return [changes, changes[::-1]]
+
+
+def _finished(story: Story) -> tuple[float, ...]:
+    """When each ply of `story` was finished: of two stories saying the same at the same
+    cost, the later finishes are kept (a captured piece taken off in the scan the next
+    player started still came off with the move)."""
+    return tuple(ply.finished for ply in story.plies)
+
+
+def _first(item: tuple[float, Story]) -> float:
+    return item[0]
+
+
+def _slope(story: Story, now: float) -> tuple[float, float]:
+    """How fast `story`'s cost grows just after `now`, and when that next changes."""
+    slope, bend = 0.0, float("inf")
+    for term in story.terms():
+        rate, until = term.slope(now + EPS)
+        slope += rate
+        bend = min(bend, until)
+    return slope, bend
+
+
+def _cheapest(stories: Iterable[Story], now: float, most: int) -> list[tuple[float, Story]]:
+    """The stories worth keeping, with their cost now: merged by key (the cheaper kept),
+    at most `most`, none more than DROP above the cheapest."""
+    found: dict[tuple[object, ...], tuple[float, Story]] = {}
+    for story in stories:
+        cost = story.cost(now)
+        key = story.key()
+        known = found.get(key)
+        if known is None or cost < known[0] - EPS or (
+            cost < known[0] + EPS and _finished(story) > _finished(known[1])
+        ):
+            found[key] = (cost, story)
+    ranked = sorted(found.values(), key=_first)
+    if not ranked:
+        return []
+    limit = ranked[0][0] + costs.DROP
+    return [item for item in ranked[:most] if item[0] <= limit]

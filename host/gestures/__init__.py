@@ -1,0 +1,1 @@
+"""Board commands without a keyboard: the command piece, and the picture of them."""

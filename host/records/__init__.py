@@ -1,0 +1,1 @@
+"""The games on disk: the journal and the games rebuilt from it."""

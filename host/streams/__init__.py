@@ -1,0 +1,1 @@
+"""Recorded sensor streams: replaying them, their switch bounce, `run --events`."""

@@ -1,0 +1,1 @@
+"""What the board says and how: announcements, their words in each language, speech."""
