@@ -6,7 +6,11 @@ king_after, path, order)``: `path` holds the landing bits after the origin
 were jumped. Positions are three ints (`own`, `opp`, `kings`) from the mover's
 point of view plus who moves, because the men's forward direction depends on
 colour. Quiet moves of men are generated for all men at once with shifts; only
-captures walk square by square, since they are rare and short.
+captures walk square by square, since they are rare and short. The exception
+is a flying king under the plain majority rule (International, Brazilian),
+whose captures can run to a dozen pieces in hundreds of orders: it gets its own
+breadth-first search (`engine.king_captures`). A caller that shows squares can
+ask for paths and orders already written in square numbers (`legal(names=)`).
 
 The rules (mandatory capture, precedence, promotion during a capture, flying
 kings) come from the `Variant`; `MoveGenerator` caches what it needs of it.
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.king_captures import EnemyPieces, KingCaptures
+from engine.rays import rays_for
 from engine.variant import (
     FREE,
     ITALIAN,
@@ -28,6 +34,7 @@ from engine.variant import (
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
 def _bits(mask: int):
@@ -66,6 +73,12 @@ class MoveGenerator:
         self.ray_table = self._ray_table()
         self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
                           False: self._jump_table(self.men_jump_dirs_black)}
+        self.king_rays = rays_for(geometry.size)
+        self.bit_names = tuple(range(self.valid.bit_length()))  # bits named by themselves
+        # Under the plain majority rule only the longest captures count, and a
+        # flying king's are the largest searches: they are searched by layers.
+        self.kings_by_layers = (self.capture_rule == MAJORITY and self.flying
+                                and self.promotion == PROMOTE_AT_END)
 
     def _ray_table(self) -> dict[int, tuple]:
         """square -> per direction (ray squares, ray bitmask, ascending bits?, square -> index)."""
@@ -175,8 +188,10 @@ class MoveGenerator:
                         x = (x & empty) >> -d
         return False
 
-    def captures(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
-        """Every complete capture sequence allowed by the precedence rule, one per path."""
+    def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None
+                 ) -> list[RawMove]:
+        """Every complete capture sequence allowed by the precedence rule, one per path;
+        paths and capture orders written in `names` when given (see `legal`)."""
         sequences: list[RawMove] = []
         occupied_all = own | opp
         empty = self.valid & ~occupied_all
@@ -194,139 +209,47 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
-        # Flying kings under the plain majority rule have the largest searches
-        # (hundreds of states): they get the two-pass count-then-spell search.
-        kings_by_count = self.capture_rule == MAJORITY and self.flying and (
-            self.promotion == PROMOTE_AT_END)
+        if self.kings_by_layers and starters & kings:
+            return self._longest_captures(starters, occupied_all, opp, kings, extend, names)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
-            is_king = bool(kings >> origin & 1)
-            if is_king and kings_by_count:
-                sequences.extend(self._most_captures_of_king(origin, occupied, opp))
-                continue
             found: list = []
-            extend(origin, is_king, 0, (), (), found, occupied)
+            extend(origin, bool(kings >> origin & 1), 0, (), (), found, occupied)
             for final, captured, path, order, king_end in found:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
-        return sequences
+        return sequences if names is None else _named(sequences, names)
 
-    def _most_captures_of_king(self, origin: int, occupied: int, opp: int) -> list[RawMove]:
-        """A flying king's longest captures (plain majority rule), in two passes.
-
-        A state is a *segment*: the king has just jumped piece `over` along
-        direction `d` and may land on any square of the run beyond it, so the
-        state (over, d, captured set) stands for all those landings at once;
-        every landing shares its future except for its own crossing diagonals.
-        First the most pieces still to take from each state, memoised as one
-        int and building no paths; then the paths are spelled out only along
-        continuations that reach that maximum. Captured pieces stay on the
-        board, so what each square can jump, and where it may land, is worked
-        out once per square (`_jump_options`) and only "already taken?" is
-        checked per state. Worst positions (several kings, dozens of paths)
-        still have a few hundred states, which is why each must cost little.
-        """
-        cached_options, options = self._jump_options(occupied, opp)
-        left_bound = self._jumpable(occupied, opp)
-        memo: dict[int, int] = {}
-
-        def most(over: int, direction: int, captured: int, lands: tuple) -> int:
-            """The most pieces still to take after jumping `over` along `direction`."""
-            key = over | direction << 6 | captured << 8
-            found = memo.get(key)
-            if found is not None:
-                return found
-            found = 0
-            left = (left_bound & ~captured).bit_count()  # no line can take more
-            for land in lands:
-                for nxt, nxt_lands, nxt_direction in cached_options.get(land) or options(land):
-                    if captured >> nxt & 1:
-                        continue
-                    value = 1 + most(nxt, nxt_direction, captured | 1 << nxt, nxt_lands)
-                    if value > found:
-                        found = value
-                if found == left:
-                    break
-            memo[key] = found
-            return found
-
-        results: list[RawMove] = []
-        path: list[int] = []  # landings so far, shared by the whole walk (append/pop)
-        order: list[int] = []  # pieces jumped so far
-
-        def spell(over: int, direction: int, captured: int, lands: tuple, need: int) -> None:
-            """Record every path taking `need` more pieces after jumping `over`."""
-            for land in lands:
-                path.append(land)
-                if need == 0:
-                    results.append((origin, land, captured, True, tuple(path), tuple(order)))
-                else:
-                    for nxt, nxt_lands, nxt_dir in cached_options.get(land) or options(land):
-                        if captured >> nxt & 1:
-                            continue
-                        taken = captured | 1 << nxt
-                        rest = most(nxt, nxt_dir, taken, nxt_lands)
-                        if rest + 1 == need:
-                            order.append(nxt)
-                            spell(nxt, nxt_dir, taken, nxt_lands, rest)
-                            order.pop()
-                path.pop()
-
-        firsts = [(over, lands, direction, most(over, direction, 1 << over, lands))
-                  for over, lands, direction in options(origin)]
-        count = max((rest + 1 for *_, rest in firsts), default=0)
-        for over, lands, direction, rest in firsts:
-            if rest + 1 == count:
-                order.append(over)
-                spell(over, direction, 1 << over, lands, rest)
-                order.pop()
-        return results
-
-    def _jumpable(self, occupied: int, opp: int) -> int:
-        """Enemy pieces with both neighbours empty on some diagonal: the only ones a
-        capture can ever take, since jumped pieces stay put until the move ends."""
-        up_left, up_right, down_left, down_right = self.all_directions
-        empty = self.valid & ~occupied
-        return opp & (
-            ((empty >> up_left) & (empty << -down_right))
-            | ((empty >> up_right) & (empty << -down_left))
-        )
-
-    def _jump_options(self, occupied: int, opp: int):
-        """A flying king's captures from a square, as ((jumped, landings, direction), ...),
-        computed once per square: returns the cache and the function that fills it.
-
-        Valid for one piece's whole capture: the board does not change while it
-        captures (the origin is empty, jumped pieces stay), so only whether the
-        jumped piece was already taken needs checking per state.
-        """
-        cache: dict[int, tuple] = {}
-        ray_table = self.ray_table
-
-        def options(square: int) -> tuple:
-            found = cache.get(square)
-            if found is not None:
-                return found
-            found_list = []
-            for direction, (ray, ray_mask, ascending, index_of) in enumerate(ray_table[square]):
-                hit = ray_mask & occupied
-                if not hit:
-                    continue
-                over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
-                if not opp >> over & 1:
-                    continue
-                lands = []
-                for land in ray[index_of[over] + 1:]:
-                    if occupied >> land & 1:
-                        break
-                    lands.append(land)
-                if lands:
-                    found_list.append((over, tuple(lands), direction))
-            found = cache[square] = tuple(found_list)
-            return found
-
-        return cache, options
+    def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
+                          extend, names: Names | None) -> list[RawMove]:
+        """The majority rule with flying kings: only the longest captures, kings searched
+        breadth first (`engine.king_captures`), men walked; listed by origin as ever."""
+        found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
+        longest = 0
+        pieces = EnemyPieces(opp, len(self.bit_names)) if starters & kings else None
+        for origin in _bits(starters):
+            occupied = occupied_all & ~(1 << origin)
+            if pieces is not None and kings >> origin & 1:
+                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces)
+                longest = max(longest, search.longest)
+                found.append(search)
+                continue
+            walked: list = []
+            extend(origin, False, 0, (), (), walked, occupied)
+            sequences = [(origin, final, captured, king_end, path, order)
+                         for final, captured, path, order, king_end in walked]
+            longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
+            found.append(sequences)
+        result: list[RawMove] = []
+        for here in found:
+            if isinstance(here, KingCaptures):
+                if here.longest == longest:
+                    here.paths(result, self.bit_names if names is None else names)
+            else:
+                longest_here = [s for s in here if s[2].bit_count() == longest]
+                result.extend(longest_here if names is None else _named(longest_here, names))
+        return result
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
         """A recursive walker appending every complete capture sequence to `out`.
@@ -422,11 +345,17 @@ class MoveGenerator:
         return [s for s, k in zip(sequences, keys, strict=True) if k == best_key]
 
     # ----------------------------------------------------------------- legal
-    def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False
-              ) -> list[RawMove]:
-        """Legal moves: every path when `paths`, else one per (origin, destination, captures)."""
+    def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
+              names: Names | None = None) -> list[RawMove]:
+        """Legal moves: every path when `paths`, else one per (origin, destination, captures).
+
+        With `names` (bit index -> number), capture paths and capture orders are
+        written as ``names[bit]`` instead of bit indices, so a caller that shows
+        squares need not convert every path (origin, destination, captured mask
+        and quiet moves' paths stay bits).
+        """
         if self.has_capture(own, opp, kings, white):
-            sequences = self.captures(own, opp, kings, white)
+            sequences = self.captures(own, opp, kings, white, names)
             return sequences if paths else unique_moves(sequences)
         return self.quiet_moves(own, opp, kings, white)
 
@@ -437,6 +366,14 @@ class MoveGenerator:
                 return len(sequences)
             return len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
+
+
+def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
+    """`sequences` with each path and capture order written in `names`."""
+    name = names.__getitem__
+    return [(origin, destination, captured, king_after, tuple(map(name, path)),
+             tuple(map(name, order)))
+            for origin, destination, captured, king_after, path, order in sequences]
 
 
 def unique_moves(sequences: list[RawMove]) -> list[RawMove]:

@@ -61,6 +61,28 @@ class Move:
         return f"<Move {sep.join(names)}>"
 
 
+_NO_CAPTURES: frozenset[int] = frozenset()
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _generated_move(origin: int, destination: int, captures: frozenset[int],
+                    path: tuple[int, ...], paths: tuple[tuple[int, ...], ...], promotes: bool,
+                    captured_order: tuple[int, ...], variant: Variant) -> Move:
+    """`Move(...)` with these fields, for the generator's own moves, without the
+    frozen dataclass's `__init__` (one guarded attribute call per field: a fifth
+    of `legal_moves()` on a position with many moves). Every field is set; a
+    field added to `Move` must be added here (tests/engine/test_movegen_exact.py
+    checks that the two agree)."""
+    move = _new_object(Move)
+    _set_attribute(move, "__dict__", {
+        "origin": origin, "destination": destination, "captures": captures, "path": path,
+        "paths": paths, "promotes": promotes, "captured_order": captured_order,
+        "variant": variant,
+    })
+    return move
+
+
 class Position:
     """A board and the side to move. Immutable; `play` returns a new one.
 
@@ -139,19 +161,55 @@ class Position:
         own, opp = self._own_opp()
         return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, paths)
 
+    def _named_moves(self) -> list[RawMove]:
+        """Every path, capture paths and orders already in square numbers."""
+        own, opp = self._own_opp()
+        return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, True,
+                                                 self.variant.bit_to_square)
+
     def legal_moves(self) -> list[Move]:
         """One move per (origin, destination, captured set), every path kept in `paths`."""
         if self._legal is None:
-            raw = self.raw_moves(paths=True)
-            grouped: dict[tuple[int, int, int], list[RawMove]] = {}
-            for r in raw:
-                grouped.setdefault((r[0], r[1], r[2]), []).append(r)
-            self._legal = [self._to_move(group[0], group) for group in grouped.values()]
+            self._legal = self._moves(self._named_moves())
         return list(self._legal)
 
     def legal_paths(self) -> list[Move]:
         """One move per distinct capture path (quiet moves once each)."""
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
+
+    def _moves(self, raw: list[RawMove]) -> list[Move]:
+        """The raw moves (capture paths and orders in square numbers) grouped by (origin,
+        destination, captured set), in the order each group's first path comes; that
+        path is the move's `path`."""
+        if not raw:
+            return []
+        variant = self.variant
+        square = variant.bit_to_square
+        kings = self.kings
+        if not raw[0][2]:  # quiet moves (never mixed with captures): one path each
+            moves = []
+            for origin, destination, _, king_after, _, _ in raw:
+                to = (square[destination],)
+                moves.append(_generated_move(
+                    square[origin], to[0], _NO_CAPTURES, to, (to,),
+                    king_after and not kings >> origin & 1, (), variant))
+            return moves
+        grouped: dict[tuple[int, int, int], list[RawMove]] = {}
+        for r in raw:
+            key = (r[0], r[1], r[2])
+            group = grouped.get(key)
+            if group is None:
+                grouped[key] = [r]
+            else:
+                group.append(r)
+        moves = []
+        for group in grouped.values():
+            origin, destination, _, king_after, path, order = group[0]
+            moves.append(_generated_move(
+                square[origin], square[destination], frozenset(order), path,
+                tuple([r[4] for r in group]), king_after and not kings >> origin & 1, order,
+                variant))
+        return moves
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
         square = self.variant.bit_to_square.__getitem__

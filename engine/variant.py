@@ -85,6 +85,12 @@ class Variant:
     endgame_limits: tuple[EndgameLimit, ...] = field(default=())  # in order of precedence
     capture_notation: str = SHORT  # how multi-captures are written: SHORT or FULL
 
+    def __hash__(self) -> int:
+        """By name only: equal variants have equal names, and the engine looks its
+        move generator up by variant on every `legal_moves()`, where hashing every
+        field (the endgame limits included) cost a tenth of a typical call."""
+        return hash(self.name)
+
     @property
     def num_squares(self) -> int:
         return self.size * self.size // 2

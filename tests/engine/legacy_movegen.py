@@ -1,0 +1,491 @@
+"""The move generator as it was before the flying-king search of engine/king_captures.py
+(commit 1034685), kept only as the reference the exactness tests compare against.
+
+`legacy_legal_moves` is `Position.legal_moves()` of that commit: the same
+grouping of paths into `Move`s, built through the dataclass constructor.
+
+Legal move generation on bitboards.
+
+A raw move is a tuple ``(origin_bit, destination_bit, captured_mask,
+king_after, path, order)``: `path` holds the landing bits after the origin
+(ending with the destination), `order` the captured bits in the order they
+were jumped. Positions are three ints (`own`, `opp`, `kings`) from the mover's
+point of view plus who moves, because the men's forward direction depends on
+colour. Quiet moves of men are generated for all men at once with shifts; only
+captures walk square by square, since they are rare and short.
+
+The rules (mandatory capture, precedence, promotion during a capture, flying
+kings) come from the `Variant`; `MoveGenerator` caches what it needs of it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.position import Move, Position
+from engine.variant import (
+    FREE,
+    ITALIAN,
+    MAJORITY,
+    MAJORITY_THEN_KINGS,
+    PROMOTE_AT_END,
+    PROMOTE_CONTINUE,
+    PROMOTE_STOP,
+    Variant,
+)
+
+RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+
+
+def _bits(mask: int):
+    """Yield the indices of the set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class MoveGenerator:
+    """Move generation for one variant."""
+
+    def __init__(self, variant: Variant) -> None:
+        geometry = variant.geometry
+        self.variant = variant
+        self.valid = geometry.valid
+        self.rays = geometry.rays
+        self.jumps = geometry.jumps
+        up_left, up_right, down_left, down_right = geometry.directions
+        self.up = (up_left, up_right)
+        self.down = (down_left, down_right)
+        self.all_directions = geometry.directions
+        self.top_row = geometry.top_row
+        self.bottom_row = geometry.bottom_row
+        self.flying = variant.flying_kings
+        self.men_backwards = variant.men_capture_backwards
+        self.men_capture_kings = variant.men_capture_kings
+        self.promotion = variant.promotion
+        self.capture_rule = variant.capture_rule
+        # direction indices (into geometry.directions) men may capture along
+        self.men_jump_dirs_white = (0, 1, 2, 3) if self.men_backwards else (0, 1)
+        self.men_jump_dirs_black = (0, 1, 2, 3) if self.men_backwards else (2, 3)
+        # square -> ((over, landing), ...) along the directions each may jump
+        self.king_jumps = self._jump_table((0, 1, 2, 3))
+        self.ray_table = self._ray_table()
+        self.men_jumps = {True: self._jump_table(self.men_jump_dirs_white),
+                          False: self._jump_table(self.men_jump_dirs_black)}
+
+    def _ray_table(self) -> dict[int, tuple]:
+        """square -> per direction (ray squares, ray bitmask, ascending bits?, square -> index)."""
+        return {
+            square: tuple(
+                (ray, sum(1 << b for b in ray), self.all_directions[d] > 0,
+                 {b: i for i, b in enumerate(ray)})
+                for d, ray in enumerate(rays)
+            )
+            for square, rays in self.rays.items()
+        }
+
+    def _jump_table(self, directions: tuple[int, ...]) -> dict[int, tuple[tuple[int, int], ...]]:
+        """square -> ((jumped square, landing square), ...) along `directions`."""
+        return {
+            square: tuple((over, land) for d, over, land in jumps if d in directions)
+            for square, jumps in self.jumps.items()
+        }
+
+    # ------------------------------------------------------------------ quiet
+    def quiet_moves(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
+        empty = self.valid & ~(own | opp)
+        men = own & ~kings
+        moves: list[RawMove] = []
+        append = moves.append
+        if white:
+            promo = self.top_row
+            for d in self.up:
+                for to in _bits((men << d) & empty):
+                    append((to - d, to, 0, bool(promo >> to & 1), (to,), ()))
+        else:
+            promo = self.bottom_row
+            for d in self.down:
+                for to in _bits((men >> -d) & empty):
+                    append((to - d, to, 0, bool(promo >> to & 1), (to,), ()))
+        own_kings = own & kings
+        if own_kings:
+            rays = self.rays
+            flying = self.flying
+            for origin in _bits(own_kings):
+                for ray in rays[origin]:
+                    for to in ray:
+                        if not empty >> to & 1:
+                            break
+                        append((origin, to, 0, True, (to,), ()))
+                        if not flying:
+                            break
+        return moves
+
+    def count_quiet(self, own: int, opp: int, kings: int, white: bool) -> int:
+        """Number of quiet moves, by shifting whole bitboards (bulk counting)."""
+        empty = self.valid & ~(own | opp)
+        men = own & ~kings
+        if white:
+            up_left, up_right = self.up
+            total = ((men << up_left) & empty).bit_count() + ((men << up_right) & empty).bit_count()
+        else:
+            down_left, down_right = self.down
+            total = ((men >> -down_left) & empty).bit_count() + (
+                (men >> -down_right) & empty
+            ).bit_count()
+        own_kings = own & kings
+        if own_kings:
+            for d in self.all_directions:
+                x = (own_kings << d if d > 0 else own_kings >> -d) & empty
+                if self.flying:
+                    while x:
+                        total += x.bit_count()
+                        x = (x << d if d > 0 else x >> -d) & empty
+                else:
+                    total += x.bit_count()
+        return total
+
+    # --------------------------------------------------------------- captures
+    def has_capture(self, own: int, opp: int, kings: int, white: bool) -> bool:
+        """Whether the side to move has any capture (cheap, for bulk counting)."""
+        empty = self.valid & ~(own | opp)
+        men = own & ~kings
+        targets = opp if self.men_capture_kings else opp & ~kings
+        directions = self.all_directions
+        men_dirs = self.men_jump_dirs_white if white else self.men_jump_dirs_black
+        for i in men_dirs:
+            d = directions[i]
+            if d > 0:
+                if (((men << d) & targets) << d) & empty:
+                    return True
+            elif (((men >> -d) & targets) >> -d) & empty:
+                return True
+        own_kings = own & kings
+        if own_kings:
+            for d in directions:
+                if d > 0:
+                    x = own_kings << d
+                    while x:
+                        if ((x & opp) << d) & empty:
+                            return True
+                        if not self.flying:
+                            break
+                        x = (x & empty) << d
+                else:
+                    x = own_kings >> -d
+                    while x:
+                        if ((x & opp) >> -d) & empty:
+                            return True
+                        if not self.flying:
+                            break
+                        x = (x & empty) >> -d
+        return False
+
+    def captures(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
+        """Every complete capture sequence allowed by the precedence rule, one per path."""
+        sequences: list[RawMove] = []
+        occupied_all = own | opp
+        empty = self.valid & ~occupied_all
+        promo = self.top_row if white else self.bottom_row
+        men_dirs = self.men_jump_dirs_white if white else self.men_jump_dirs_black
+        # Only walk the pieces that can start a capture: men with an enemy
+        # next to them and an empty square beyond (found for all men at once),
+        # and every king.
+        targets = opp if self.men_capture_kings else opp & ~kings
+        starters = own & kings
+        for i in men_dirs:
+            d = self.all_directions[i]
+            if d > 0:
+                starters |= (((empty >> d) & targets) >> d) & own
+            else:
+                starters |= (((empty << -d) & targets) << -d) & own
+        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+        # Flying kings under the plain majority rule have the largest searches
+        # (hundreds of states): they get the two-pass count-then-spell search.
+        kings_by_count = self.capture_rule == MAJORITY and self.flying and (
+            self.promotion == PROMOTE_AT_END)
+        for origin in _bits(starters):
+            occupied = occupied_all & ~(1 << origin)
+            is_king = bool(kings >> origin & 1)
+            if is_king and kings_by_count:
+                sequences.extend(self._most_captures_of_king(origin, occupied, opp))
+                continue
+            found: list = []
+            extend(origin, is_king, 0, (), (), found, occupied)
+            for final, captured, path, order, king_end in found:
+                sequences.append((origin, final, captured, king_end, path, order))
+        if len(sequences) > 1 and self.capture_rule != FREE:
+            sequences = self._apply_precedence(sequences, kings)
+        return sequences
+
+    def _most_captures_of_king(self, origin: int, occupied: int, opp: int) -> list[RawMove]:
+        """A flying king's longest captures (plain majority rule), in two passes.
+
+        A state is a *segment*: the king has just jumped piece `over` along
+        direction `d` and may land on any square of the run beyond it, so the
+        state (over, d, captured set) stands for all those landings at once;
+        every landing shares its future except for its own crossing diagonals.
+        First the most pieces still to take from each state, memoised as one
+        int and building no paths; then the paths are spelled out only along
+        continuations that reach that maximum. Captured pieces stay on the
+        board, so what each square can jump, and where it may land, is worked
+        out once per square (`_jump_options`) and only "already taken?" is
+        checked per state. Worst positions (several kings, dozens of paths)
+        still have a few hundred states, which is why each must cost little.
+        """
+        cached_options, options = self._jump_options(occupied, opp)
+        left_bound = self._jumpable(occupied, opp)
+        memo: dict[int, int] = {}
+
+        def most(over: int, direction: int, captured: int, lands: tuple) -> int:
+            """The most pieces still to take after jumping `over` along `direction`."""
+            key = over | direction << 6 | captured << 8
+            found = memo.get(key)
+            if found is not None:
+                return found
+            found = 0
+            left = (left_bound & ~captured).bit_count()  # no line can take more
+            for land in lands:
+                for nxt, nxt_lands, nxt_direction in cached_options.get(land) or options(land):
+                    if captured >> nxt & 1:
+                        continue
+                    value = 1 + most(nxt, nxt_direction, captured | 1 << nxt, nxt_lands)
+                    if value > found:
+                        found = value
+                if found == left:
+                    break
+            memo[key] = found
+            return found
+
+        results: list[RawMove] = []
+        path: list[int] = []  # landings so far, shared by the whole walk (append/pop)
+        order: list[int] = []  # pieces jumped so far
+
+        def spell(over: int, direction: int, captured: int, lands: tuple, need: int) -> None:
+            """Record every path taking `need` more pieces after jumping `over`."""
+            for land in lands:
+                path.append(land)
+                if need == 0:
+                    results.append((origin, land, captured, True, tuple(path), tuple(order)))
+                else:
+                    for nxt, nxt_lands, nxt_dir in cached_options.get(land) or options(land):
+                        if captured >> nxt & 1:
+                            continue
+                        taken = captured | 1 << nxt
+                        rest = most(nxt, nxt_dir, taken, nxt_lands)
+                        if rest + 1 == need:
+                            order.append(nxt)
+                            spell(nxt, nxt_dir, taken, nxt_lands, rest)
+                            order.pop()
+                path.pop()
+
+        firsts = [(over, lands, direction, most(over, direction, 1 << over, lands))
+                  for over, lands, direction in options(origin)]
+        count = max((rest + 1 for *_, rest in firsts), default=0)
+        for over, lands, direction, rest in firsts:
+            if rest + 1 == count:
+                order.append(over)
+                spell(over, direction, 1 << over, lands, rest)
+                order.pop()
+        return results
+
+    def _jumpable(self, occupied: int, opp: int) -> int:
+        """Enemy pieces with both neighbours empty on some diagonal: the only ones a
+        capture can ever take, since jumped pieces stay put until the move ends."""
+        up_left, up_right, down_left, down_right = self.all_directions
+        empty = self.valid & ~occupied
+        return opp & (
+            ((empty >> up_left) & (empty << -down_right))
+            | ((empty >> up_right) & (empty << -down_left))
+        )
+
+    def _jump_options(self, occupied: int, opp: int):
+        """A flying king's captures from a square, as ((jumped, landings, direction), ...),
+        computed once per square: returns the cache and the function that fills it.
+
+        Valid for one piece's whole capture: the board does not change while it
+        captures (the origin is empty, jumped pieces stay), so only whether the
+        jumped piece was already taken needs checking per state.
+        """
+        cache: dict[int, tuple] = {}
+        ray_table = self.ray_table
+
+        def options(square: int) -> tuple:
+            found = cache.get(square)
+            if found is not None:
+                return found
+            found_list = []
+            for direction, (ray, ray_mask, ascending, index_of) in enumerate(ray_table[square]):
+                hit = ray_mask & occupied
+                if not hit:
+                    continue
+                over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
+                if not opp >> over & 1:
+                    continue
+                lands = []
+                for land in ray[index_of[over] + 1:]:
+                    if occupied >> land & 1:
+                        break
+                    lands.append(land)
+                if lands:
+                    found_list.append((over, tuple(lands), direction))
+            found = cache[square] = tuple(found_list)
+            return found
+
+        return cache, options
+
+    def _capture_walker(self, opp, kings, promo, men_jumps):
+        """A recursive walker appending every complete capture sequence to `out`.
+
+        Captured pieces stay in `occupied` until the move ends, so they block
+        and cannot be jumped twice; the origin is not in `occupied` (the piece
+        is in the hand), so a king may pass over or land on it.
+        """
+        ray_table = self.ray_table
+        king_jumps = self.king_jumps
+        men_targets = opp if self.men_capture_kings else opp & ~kings
+        flying = self.flying
+        men_capture_kings = self.men_capture_kings
+        promotion = self.promotion
+
+        def extend(square: int, king: bool, captured: int, path: tuple, order: tuple,
+                   out: list, occupied: int) -> bool:
+            jumped = False
+            if king and flying:
+                for ray, ray_mask, ascending, index_of in ray_table[square]:
+                    # the first piece along the ray, found with one bit operation
+                    hit = ray_mask & occupied
+                    if not hit:
+                        continue
+                    over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
+                    if not opp >> over & 1 or captured >> over & 1:
+                        continue
+                    landings = []
+                    for land in ray[index_of[over] + 1:]:
+                        if occupied >> land & 1:
+                            break
+                        landings.append(land)
+                    if not landings:
+                        continue
+                    jumped = True
+                    now_captured = captured | 1 << over
+                    now_order = order + (over,)
+                    # A king must land where it can go on capturing, if it can.
+                    continuing: list = []
+                    stopping: list = []
+                    for land in landings:
+                        branch: list = []
+                        if extend(land, True, now_captured, path + (land,), now_order, branch,
+                                  occupied):
+                            continuing.extend(branch)
+                        else:
+                            stopping.extend(branch)
+                    out.extend(continuing or stopping)
+            else:
+                # `jumpable`: enemy pieces not yet jumped (and, in Italian, not kings for men)
+                jumpable = (opp if king or men_capture_kings else men_targets) & ~captured
+                for over, land in king_jumps[square] if king else men_jumps[square]:
+                    if not jumpable >> over & 1 or occupied >> land & 1:
+                        continue
+                    jumped = True
+                    now_captured = captured | 1 << over
+                    now_path = path + (land,)
+                    now_order = order + (over,)
+                    if not king and promo >> land & 1:
+                        if promotion == PROMOTE_STOP:
+                            out.append((land, now_captured, now_path, now_order, True))
+                            continue
+                        if promotion == PROMOTE_CONTINUE:
+                            extend(land, True, now_captured, now_path, now_order, out, occupied)
+                            continue
+                    extend(land, king, now_captured, now_path, now_order, out, occupied)
+            if not jumped and path:
+                crowned = king or (promotion == PROMOTE_AT_END and bool(promo >> square & 1))
+                out.append((square, captured, path, order, crowned))
+            return jumped
+
+        return extend
+
+    def _apply_precedence(self, sequences: list[RawMove], kings: int) -> list[RawMove]:
+        rule = self.capture_rule
+        if rule == MAJORITY:
+            best = max(s[2].bit_count() for s in sequences)
+            return [s for s in sequences if s[2].bit_count() == best]
+
+        def key(s: RawMove):
+            count = s[2].bit_count()
+            kings_taken = (s[2] & kings).bit_count()
+            if rule == MAJORITY_THEN_KINGS:
+                return (count, kings_taken)
+            assert rule == ITALIAN
+            with_king = bool(kings >> s[0] & 1)
+            # earlier king captures rank higher: compare negated positions
+            earliest = tuple(-i for i, bit in enumerate(s[5]) if kings >> bit & 1)
+            return (count, with_king, kings_taken, earliest)
+
+        keys = [key(s) for s in sequences]
+        best_key = max(keys)
+        return [s for s, k in zip(sequences, keys, strict=True) if k == best_key]
+
+    # ----------------------------------------------------------------- legal
+    def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False
+              ) -> list[RawMove]:
+        """Legal moves: every path when `paths`, else one per (origin, destination, captures)."""
+        if self.has_capture(own, opp, kings, white):
+            sequences = self.captures(own, opp, kings, white)
+            return sequences if paths else unique_moves(sequences)
+        return self.quiet_moves(own, opp, kings, white)
+
+    def count(self, own: int, opp: int, kings: int, white: bool, paths: bool = False) -> int:
+        if self.has_capture(own, opp, kings, white):
+            sequences = self.captures(own, opp, kings, white)
+            if paths:
+                return len(sequences)
+            return len({(s[0], s[1], s[2]) for s in sequences})
+        return self.count_quiet(own, opp, kings, white)
+
+
+def unique_moves(sequences: list[RawMove]) -> list[RawMove]:
+    """Keep the first path of each (origin, destination, captured set)."""
+    seen: set[tuple[int, int, int]] = set()
+    unique = []
+    for s in sequences:
+        key = (s[0], s[1], s[2])
+        if key not in seen:
+            seen.add(key)
+            unique.append(s)
+    return unique
+
+
+@cache
+def generator_for(variant: Variant) -> MoveGenerator:
+    return MoveGenerator(variant)
+
+
+def legacy_legal_moves(position: Position) -> list[Move]:
+    """What `Position.legal_moves()` returned at commit 1034685, for `position`."""
+    own, opp = ((position.white, position.black) if position.turn == "W"
+                else (position.black, position.white))
+    raw = generator_for(position.variant).legal(own, opp, position.kings, position.turn == "W",
+                                                paths=True)
+    grouped: dict[tuple[int, int, int], list[RawMove]] = {}
+    for r in raw:
+        grouped.setdefault((r[0], r[1], r[2]), []).append(r)
+    square = position.variant.bit_to_square.__getitem__
+    moves = []
+    for group in grouped.values():
+        origin, destination, _, king_after, _, order = group[0]
+        captured_order = tuple(map(square, order))
+        paths = tuple(tuple(map(square, g[4])) for g in group)
+        moves.append(Move(
+            origin=square(origin),
+            destination=square(destination),
+            captures=frozenset(captured_order),
+            path=paths[0],
+            paths=paths,
+            promotes=king_after and not position.kings >> origin & 1,
+            captured_order=captured_order,
+            variant=position.variant,
+        ))
+    return moves
