@@ -46,14 +46,6 @@ log = logging.getLogger(__name__)
 SYNC_WAIT = 5.0
 
 
-def _common_prefix(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
-
 
 class Publisher:
     """Publishes one board's games to `draughtsboard/v1/board/<board_id>/...`."""
@@ -296,7 +288,7 @@ class Publisher:
                 self._publish_state(snap)
             return
         else:
-            kept = _common_prefix(snap.moves, last.moves)
+            kept = topics.plies_in_common(snap.moves, last.moves)
             if kept < len(last.moves):
                 self._add(topics.CORRECTION, {"game": snap.game, "from_ply": kept + 1,
                                               "ts": snap.ts})

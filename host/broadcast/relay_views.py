@@ -16,15 +16,7 @@ from engine import get_variant
 from host.broadcast.relay_games import GameKey, GameView, diagram
 from host.broadcast.relay_intake import Intake
 from host.broadcast.relay_rounds import Slot
-
-
-def _prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
+from host.broadcast.topics import plies_in_common
 
 
 class Views:
@@ -93,7 +85,7 @@ class Views:
         if found is None:
             return None
         name, slot = found
-        kept = _prefix(before.move_texts, now.move_texts) if before is not None else 0
+        kept = plies_in_common(before.move_texts, now.move_texts) if before is not None else 0
         if before is not None and before.game != now.game:
             kept = 0
         data: dict[str, Any] = {

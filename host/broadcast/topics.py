@@ -30,6 +30,7 @@ again at once.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 ROOT = "draughtsboard/v1"
@@ -166,3 +167,14 @@ def check_message(kind: str, payload: bytes | str) -> dict[str, Any]:
 
 def encode(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def plies_in_common(before: Sequence[object], now: Sequence[object]) -> int:
+    """How many leading plies two versions of one game share: a `correction` says
+    `from_ply` = this + 1, and only the plies after it are sent again."""
+    shared = 0
+    for old, new in zip(before, now, strict=False):
+        if old != new:
+            break
+        shared += 1
+    return shared
