@@ -38,12 +38,11 @@ def test_the_computers_clock_counts_the_hands_time() -> None:
     assert later is not None and later.overhead_ms == 1000.0  # the median of the last few
 
 
-def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from host.computer.player import ComputerPlayer
-    from tests.host.test_computer_player import LateOpponent, final, runtime_for
+def clock_recording_opponent():  # type: ignore[no-untyped-def]
+    """A late-answering opponent (tests/host/test_computer_player.py) that keeps the clock
+    each search was started with."""
+    from tests.host.test_computer_player import LateOpponent
 
-    runtime = runtime_for(tmp_path)
-    session = runtime.session
     late = LateOpponent()
     clocks: list = []
     start = late.start
@@ -53,6 +52,16 @@ def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  #
         return start(game, level, on_result=on_result, clock=clock)
 
     late.start = recording_start  # type: ignore[method-assign]
+    return late, clocks
+
+
+def test_the_computer_player_hands_its_clock_to_the_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from host.computer.player import ComputerPlayer
+    from tests.host.test_computer_player import final, runtime_for
+
+    runtime = runtime_for(tmp_path)
+    session = runtime.session
+    late, clocks = clock_recording_opponent()
     computer = ComputerPlayer(session, lambda: late, post=lambda deliver: deliver(),
                               clock=lambda: 5.0)
     computer.time.clock_of = lambda side: (42_000.0, 2_000.0)
@@ -72,20 +81,12 @@ def test_on_a_timed_game_the_computer_thinks_by_the_game_clock(tmp_path) -> None
     from host.config import Config
     from host.session import Session
     from host.voice.announce import Announcer
-    from tests.host.test_computer_player import LateOpponent, final
+    from tests.host.test_computer_player import final
 
     config = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False,
                     data_dir=tmp_path, white="human", black="computer:4", clock="1+1")
     session = Session(config, Announcer("en"), resume=False, now=0.0)
-    late = LateOpponent()
-    clocks: list = []
-    start = late.start
-
-    def recording_start(game, level, *, on_result=None, clock=None):  # type: ignore[no-untyped-def]
-        clocks.append(clock)
-        return start(game, level, on_result=on_result, clock=clock)
-
-    late.start = recording_start  # type: ignore[method-assign]
+    late, clocks = clock_recording_opponent()
     now = [0.0]
     computer = ComputerPlayer(session, lambda: late, post=lambda deliver: deliver(),
                               clock=lambda: now[0])
