@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engine.errors import EngineError, FenError, IllegalMoveError
-from engine.movegen import RawMove, generator_for
+from engine.movegen import Grouped, RawMove, generator_for
 from engine.variant import BLACK, WHITE, Variant, get_variant
 
 
@@ -161,55 +161,37 @@ class Position:
         own, opp = self._own_opp()
         return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, paths)
 
-    def _named_moves(self) -> list[RawMove]:
-        """Every path, capture paths and orders already in square numbers."""
-        own, opp = self._own_opp()
-        return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, True,
-                                                 self.variant.bit_to_square)
-
     def legal_moves(self) -> list[Move]:
         """One move per (origin, destination, captured set), every path kept in `paths`."""
         if self._legal is None:
-            self._legal = self._moves(self._named_moves())
+            own, opp = self._own_opp()
+            self._legal = self._moves(generator_for(self.variant).grouped(
+                own, opp, self.kings, self.turn == WHITE, self.variant.bit_to_square))
         return list(self._legal)
 
     def legal_paths(self) -> list[Move]:
         """One move per distinct capture path (quiet moves once each)."""
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
 
-    def _moves(self, raw: list[RawMove]) -> list[Move]:
-        """The raw moves (capture paths and orders in square numbers) grouped by (origin,
-        destination, captured set), in the order each group's first path comes; that
-        path is the move's `path`."""
-        if not raw:
+    def _moves(self, grouped: list[Grouped]) -> list[Move]:
+        """Moves from the generator's groups (`MoveGenerator.grouped`: capture paths and
+        orders already in square numbers); a group's first path is the move's `path`."""
+        if not grouped:
             return []
         variant = self.variant
         square = variant.bit_to_square
         kings = self.kings
-        if not raw[0][2]:  # quiet moves (never mixed with captures): one path each
+        if not grouped[0][2]:  # quiet moves (never mixed with captures): one path each
             moves = []
-            for origin, destination, _, king_after, _, _ in raw:
+            for origin, destination, _, king_after, _, _ in grouped:
                 to = (square[destination],)
                 moves.append(_generated_move(
                     square[origin], to[0], _NO_CAPTURES, to, (to,),
                     king_after and not kings >> origin & 1, (), variant))
             return moves
-        grouped: dict[tuple[int, int, int], list[RawMove]] = {}
-        for r in raw:
-            key = (r[0], r[1], r[2])
-            group = grouped.get(key)
-            if group is None:
-                grouped[key] = [r]
-            else:
-                group.append(r)
-        moves = []
-        for group in grouped.values():
-            origin, destination, _, king_after, path, order = group[0]
-            moves.append(_generated_move(
-                square[origin], square[destination], frozenset(order), path,
-                tuple([r[4] for r in group]), king_after and not kings >> origin & 1, order,
-                variant))
-        return moves
+        return [_generated_move(square[origin], square[destination], frozenset(order), paths[0],
+                                paths, king_after and not kings >> origin & 1, order, variant)
+                for origin, destination, _, king_after, paths, order in grouped]
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
         square = self.variant.bit_to_square.__getitem__
