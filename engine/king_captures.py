@@ -53,7 +53,7 @@ _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 # A step from a jump to the next, in listing order: ((landing, next piece) named, bit, x)
 _Step = tuple[tuple[int, int], int, int]
 # A partial path: pieces and landings alternating, named; and where it ends
-_Ending = tuple[int, int]  # (destination bit, captured mask)
+_Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
 
 # per direction: where straight on comes among a landing's jumps, in direction order
 # (before both crossing ones, between them, between them, after both)
@@ -236,15 +236,19 @@ class KingCaptures:
         """Append every longest capture, one raw move per landing path, its landings and
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
-        origin = self.origin
-        out.extend([(origin, ending[0], ending[1], True, spelt[1::2], spelt[0::2])
-                    for spelt, ending in self._spelt()])
+        origin, square_of = self.origin, self._square_of
+        captured: dict[int, int] = {}  # pieces taken, compact bits -> their squares' bits
+        for spelt, (destination, taken) in self._spelt():
+            mask = captured.get(taken)
+            if mask is None:
+                mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
+                                             if taken >> i & 1)
+            out.append((origin, destination, mask, True, spelt[1::2], spelt[0::2]))
 
-    def moves(self) -> list[tuple[int, int, int, bool, tuple[tuple[int, ...], ...],
-                                  tuple[int, ...]]]:
-        """Every longest capture as (origin, destination, captured mask, True, every
-        path, capture order of the first path), one per destination and captured set,
-        in the order of their first paths (what grouping `paths` gives)."""
+    def moves(self) -> list[tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+        """Every longest capture as (origin, destination, True, every path, capture order
+        of the first path), one per destination and captured set, in the order of their
+        first paths (what grouping `paths` gives)."""
         grouped: dict[_Ending, list[tuple[int, ...]]] = {}
         for spelt, ending in self._spelt():
             group = grouped.get(ending)
@@ -253,9 +257,8 @@ class KingCaptures:
             else:
                 group.append(spelt)
         origin = self.origin
-        return [(origin, destination, taken, True, tuple([spelt[1::2] for spelt in group]),
-                 group[0][0::2])
-                for (destination, taken), group in grouped.items()]
+        return [(origin, ending[0], True, tuple([spelt[1::2] for spelt in group]), group[0][0::2])
+                for ending, group in grouped.items()]
 
     def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
         """Every longest capture in listing order: (pieces and landings alternating,
@@ -298,20 +301,8 @@ class KingCaptures:
                 for tail, ending in suffixes[state]]
 
     def _last_steps(self, final: set[int]) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
-        """Per final state, its last landings: ((landing named,), (landing, captured mask))."""
-        names, lands_of, square_of = self._names, self._lands, self._square_of
-        taken_of: dict[int, int] = {}
-        suffixes: dict[int, list[tuple[tuple[int, ...], _Ending]]] = {}
-        for state in final:
-            mask = state >> NODE_BITS
-            taken = taken_of.get(mask)
-            if taken is None:
-                taken = 0
-                rest = mask
-                while rest:
-                    low = rest & -rest
-                    taken |= 1 << square_of[low.bit_length() - 1]
-                    rest ^= low
-                taken_of[mask] = taken
-            suffixes[state] = [((names[land],), (land, taken)) for land in lands_of[state & _NODE]]
-        return suffixes
+        """Per final state, its last landings: ((landing named,), (landing, pieces taken))."""
+        names, lands_of = self._names, self._lands
+        return {state: [((names[land],), (land, state >> NODE_BITS))
+                        for land in lands_of[state & _NODE]]
+                for state in final}

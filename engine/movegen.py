@@ -34,8 +34,8 @@ from engine.variant import (
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# (origin, destination, captured mask, king after, every path, capture order of the first)
-Grouped = tuple[int, int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]
+# (origin, destination, king after, every path, capture order of the first path)
+Grouped = tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
@@ -375,12 +375,12 @@ class MoveGenerator:
 
     def grouped(self, own: int, opp: int, kings: int, white: bool, names: Names) -> list[Grouped]:
         """Legal moves as `Position.legal_moves()` lists them: one per (origin, destination,
-        captured set), in the order of their first paths, as (origin, destination,
-        captured mask, king after, every path, capture order of the first path), paths
-        and orders of captures written in `names` (a quiet move's one path stays bits)."""
+        captured set), in the order of their first paths, as (origin, destination, king
+        after, every path, capture order of the first path), paths and orders of captures
+        written in `names` (a quiet move's one path stays bits; its order is empty)."""
         if self.has_capture(own, opp, kings, white):
             return self.captures(own, opp, kings, white, names, grouped=True)
-        return [(origin, destination, 0, king_after, (path,), ())
+        return [(origin, destination, king_after, (path,), ())
                 for origin, destination, _, king_after, path, _ in
                 self.quiet_moves(own, opp, kings, white)]
 
@@ -412,8 +412,8 @@ def _grouped(sequences: list[RawMove]) -> list[Grouped]:
             groups[key] = [s]
         else:
             group.append(s)
-    return [(origin, destination, captured, king_after, tuple([s[4] for s in group]), order)
-            for (origin, destination, captured, king_after, _, order), group
+    return [(origin, destination, king_after, tuple([s[4] for s in group]), order)
+            for (origin, destination, _, king_after, _, order), group
             in ((group[0], group) for group in groups.values())]
 
 

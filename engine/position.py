@@ -62,25 +62,13 @@ class Move:
 
 
 _NO_CAPTURES: frozenset[int] = frozenset()
+# The generator's own moves are made without the frozen dataclass's `__init__` (one
+# guarded attribute call per field: a fifth of `legal_moves()` on a position with many
+# moves), their `__dict__` set in one go (`Position._moves`). Every field is set there;
+# a field added to `Move` must be added there too (tests/engine/test_movegen_exact.py
+# checks that the two agree).
 _new_object = object.__new__
 _set_attribute = object.__setattr__
-
-
-def _generated_move(origin: int, destination: int, captures: frozenset[int],
-                    path: tuple[int, ...], paths: tuple[tuple[int, ...], ...], promotes: bool,
-                    captured_order: tuple[int, ...], variant: Variant) -> Move:
-    """`Move(...)` with these fields, for the generator's own moves, without the
-    frozen dataclass's `__init__` (one guarded attribute call per field: a fifth
-    of `legal_moves()` on a position with many moves). Every field is set; a
-    field added to `Move` must be added here (tests/engine/test_movegen_exact.py
-    checks that the two agree)."""
-    move = _new_object(Move)
-    _set_attribute(move, "__dict__", {
-        "origin": origin, "destination": destination, "captures": captures, "path": path,
-        "paths": paths, "promotes": promotes, "captured_order": captured_order,
-        "variant": variant,
-    })
-    return move
 
 
 class Position:
@@ -176,22 +164,26 @@ class Position:
     def _moves(self, grouped: list[Grouped]) -> list[Move]:
         """Moves from the generator's groups (`MoveGenerator.grouped`: capture paths and
         orders already in square numbers); a group's first path is the move's `path`."""
-        if not grouped:
-            return []
         variant = self.variant
         square = variant.bit_to_square
         kings = self.kings
-        if not grouped[0][2]:  # quiet moves (never mixed with captures): one path each
-            moves = []
-            for origin, destination, _, king_after, _, _ in grouped:
+        moves = []
+        for origin, destination, king_after, paths, order in grouped:
+            move = _new_object(Move)
+            if order:
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": square[destination],
+                    "captures": frozenset(order), "path": paths[0], "paths": paths,
+                    "promotes": king_after and not kings >> origin & 1,
+                    "captured_order": order, "variant": variant})
+            else:  # a quiet move: its one path is in bits
                 to = (square[destination],)
-                moves.append(_generated_move(
-                    square[origin], to[0], _NO_CAPTURES, to, (to,),
-                    king_after and not kings >> origin & 1, (), variant))
-            return moves
-        return [_generated_move(square[origin], square[destination], frozenset(order), paths[0],
-                                paths, king_after and not kings >> origin & 1, order, variant)
-                for origin, destination, _, king_after, paths, order in grouped]
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": to[0], "captures": _NO_CAPTURES,
+                    "path": to, "paths": (to,), "promotes": king_after and not kings >> origin & 1,
+                    "captured_order": (), "variant": variant})
+            moves.append(move)
+        return moves
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:
         square = self.variant.bit_to_square.__getitem__
