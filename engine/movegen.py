@@ -211,10 +211,12 @@ class MoveGenerator:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
-        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         if self.kings_by_layers and starters & kings:
-            return self._longest_captures(starters, occupied_all, opp, kings, extend, names,
+            walker = (self._capture_walker(opp, kings, promo, self.men_jumps[white])
+                      if starters & ~kings else None)
+            return self._longest_captures(starters, occupied_all, opp, kings, walker, names,
                                           grouped)
+        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             found: list = []
@@ -231,7 +233,8 @@ class MoveGenerator:
                           extend, names: Names | None, grouped: bool = False) -> list:
         """The majority rule with flying kings: only the longest captures, kings searched
         breadth first (`engine.king_captures`), men walked; listed by origin as ever.
-        Raw moves, or with `grouped` the moves `grouped` gives."""
+        Raw moves, or with `grouped` the moves `grouped` gives. `extend` walks the men
+        (None when no man can capture)."""
         found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
         longest = 0
         named = self.bit_names if names is None else names
