@@ -11,43 +11,50 @@ landing alike, the piece that ends the run, straight on (backwards it would
 meet p again). A capture sequence is a walk that never jumps one piece twice;
 it takes as many pieces as it has jumps.
 
-The graph is built as it is explored, from the king's first jumps; each jump
-keeps its landings and the ordered list of the jumps that may follow it.
+The graph. A jump's index is ``square * 4 + direction``, the same index as the
+ray tables (`engine.rays`), so a jump's landings are a slice of its ray. The
+graph is built as it is explored, from the king's first jumps; which landings
+see a piece to jump along a crossing diagonal is known for the whole board
+beforehand (`_crossing_sights`, a few shifts per direction), so a landing
+without a crossing jump costs nothing unless the jump also goes straight on.
 
 The search. A *state* is (jump, pieces taken so far), packed into one small
 int: the taken set in compact bits (one per enemy piece, see `EnemyPieces`)
-shifted left by `NODE_BITS`, plus the jump's index, so that a transition is
-one addition. The search is breadth first: layer k holds
-the states after k + 1 captures, so the longest capture takes as many pieces
-as there are layers, and a state reached in several orders is expanded once.
+above `NODE_BITS`, plus the jump's index. An edge is one int too, ``x = bit |
+(jump ^ next jump)`` where bit is the next piece's compact bit: it may be
+taken when ``state & x < 1 << NODE_BITS`` (the piece is not yet taken), and
+then leads to ``state ^ x``. The search is breadth first: layer k holds the
+states after k + 1 captures, so the longest capture takes as many pieces as
+there are layers, and a state reached in several orders is expanded once.
 Nothing bounds it: the worst positions (several kings, a dozen pieces each
-able to be taken in many orders) have a few hundred states per king, and even
-exact reachability of the pieces left would rule out only half of them, at a
-cost far above the one step of a set comprehension each state costs.
+able to be taken in many orders) have a few hundred states per king.
 
 Spelling. The states on a longest capture are marked backwards from the last
-layer (a state is marked when a marked state of the next layer follows it);
-the paths are then spelt forwards through marked states only, a layer at a
-time, in the order the engine has always listed them: first jumps in
-direction order, landings nearest first, and from each landing the next
-jumps in direction order. They are spelt directly in the caller's square
-numbers, so nobody converts them afterwards.
+layer (through each jump's list of incoming edges). Paths are then spelt from
+both ends through marked states only, whichever side has fewer partial paths
+first: prefixes forwards from the origin, suffixes backwards (shared by every
+prefix that reaches the same state), joined where they meet. Each partial path
+is one tuple alternating pieces and landings, already in the caller's square
+numbers, so a step costs one tuple concatenation; the path and the capture
+order are its two slices. The order is the one the engine has always listed
+paths in: first jumps in direction order, landings nearest first, and from
+each landing the next jumps in direction order.
 """
 
 from __future__ import annotations
 
 from engine.rays import Rays
 
-NODE_BITS = 8  # a state's low bits: the jump's index (at most 4 per enemy piece, 50 pieces)
+NODE_BITS = 8  # a state's low bits: the jump's index (square * 4 + direction < 256)
 _NODE = (1 << NODE_BITS) - 1
 
 # RawMove, as engine.movegen defines it (not imported: movegen imports this module)
 _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# A step from a jump to the next: (landing, next piece, its compact bit, state delta)
-_Step = tuple[int, int, int, int]
+# A step from a jump to the next, in listing order: ((landing, next piece) named, bit, x)
+_Step = tuple[tuple[int, int], int, int]
+# A partial path: pieces and landings alternating, named; and where it ends
+_Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
 
-# per direction: the crossing diagonal's two directions (bits growing, then falling)
-_CROSSING = ((1, 2), (0, 3), (0, 3), (1, 2))
 # per direction: where straight on comes among a landing's jumps, in direction order
 # (before both crossing ones, between them, between them, after both)
 _STRAIGHT_SLOT = (0, 1, 1, 2)
@@ -56,186 +63,246 @@ _STRAIGHT_SLOT = (0, 1, 1, 2)
 class EnemyPieces:
     """The numbering of the enemy pieces shared by every king's search on one board:
     the i-th enemy piece (by bit) has the compact bit ``bit[square] = 1 <<
-    (NODE_BITS + i)`` and its jump along direction d has index ``base[square] + d``
-    (= 4 * i + d); `jumps` is the number of such indices."""
+    (NODE_BITS + i)``, and ``square[i]`` is its square."""
 
-    __slots__ = ("base", "bit", "jumps")
+    __slots__ = ("bit", "square")
 
     def __init__(self, opp: int, squares: int) -> None:
-        base = [0] * squares
         bit = [0] * squares
-        i = 0
+        square: list[int] = []
+        compact = 1 << NODE_BITS
         while opp:
             low = opp & -opp
-            square = low.bit_length() - 1
-            base[square], bit[square] = 4 * i, 1 << (NODE_BITS + i)
+            square.append(low.bit_length() - 1)
+            bit[square[-1]] = compact
             opp ^= low
-            i += 1
-        self.base, self.bit, self.jumps = base, bit, 4 * i
+            compact <<= 1
+        self.bit, self.square = bit, square
+
+
+def _crossing_sights(rays: Rays, empty: int, jumpable: list[int]) -> list[int]:
+    """Per direction e, the empty squares from which the first piece along e is one
+    that may be jumped along e (`jumpable[e]`): a flood backwards from those pieces."""
+    sights = []
+    for e, shift in enumerate(rays.step):
+        if shift > 0:
+            x = (jumpable[e] >> shift) & empty
+            seen = x
+            while x:
+                x = (x >> shift) & empty
+                seen |= x
+        else:
+            x = (jumpable[e] << -shift) & empty
+            seen = x
+            while x:
+                x = (x << -shift) & empty
+                seen |= x
+        sights.append(seen)
+    return sights
 
 
 class KingCaptures:
     """One flying king's capture graph and search layers, on one board.
 
-    Invariants: jump n jumps one enemy piece along one direction and lands on
-    ``_lands[n]``, nearest first; ``_steps[n]`` lists every jump that may
-    follow it as (landing, piece, bit, delta), landings nearest first and from
-    each landing in direction order (the jump straight on is listed at every
-    landing), where bit is the piece's compact bit and delta is ``next state -
-    state``, valid when ``not state & bit``; ``_parents[n]`` holds the delta
-    of every edge into jump n, once per edge; ``_layers[k]`` is every state
-    reachable with k + 1 pieces taken, so `longest` = len(_layers).
+    Invariants: jump n (= square * 4 + direction) lands on ``_lands[n]``, nearest
+    first; ``_edges[n]`` holds the edge int x of every jump that may follow it,
+    once each; ``_steps[n]`` lists the same jumps in listing order (landings
+    nearest first, from each landing in direction order, straight on at every
+    landing) as ((landing, piece) named, bit, x); ``_parents[n]`` holds the x of
+    every edge into n (None for a jump never reached); ``_layers[k]`` is every
+    state reachable with k + 1 pieces taken, so `longest` = len(_layers).
     """
 
-    __slots__ = ("origin", "longest", "_firsts", "_lands", "_steps", "_parents", "_layers")
+    __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
+                 "_parents", "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
-                 pieces: EnemyPieces) -> None:
-        """Explore every capture of the king on `origin` (not in `occupied`)."""
-        ray, ray_mask, ascending, step, masks = (rays.ray, rays.ray_mask, rays.ascending,
-                                                 rays.step, rays.masks)
+                 pieces: EnemyPieces, names: tuple[int, ...]) -> None:
+        """Explore every capture of the king on `origin` (not in `occupied`); paths will
+        be spelt in `names` (bit index -> number)."""
+        ray, ray_mask, ascending, step, jumps = (rays.ray, rays.ray_mask, rays.ascending,
+                                                 rays.step, rays.jumps)
         empty = rays.valid & ~occupied
+        bit_of = pieces.bit
         # enemy pieces with an empty square right behind them, seen along each direction
-        jumpable = tuple(opp & (empty >> s if s > 0 else empty << -s) for s in step)
-        base, bit_of = pieces.base, pieces.bit
-        size = pieces.jumps
-        lands_of: list[tuple[int, ...]] = [()] * size
-        steps_of: list[list[_Step]] = [[]] * size
-        edges: list[list[tuple[int, int]]] = [[]] * size
-        parents: list[list[int]] = [[] for _ in range(size)]  # jump -> deltas of edges into it
+        jumpable = [opp & (empty >> s if s > 0 else empty << -s) for s in step]
+        self.origin = origin
+        self._names = names
+        self._square_of = pieces.square
+        parents: list[list[int] | None] = [None] * len(ray)
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
-        todo: list[int] = []  # jumps to explore (piece << 2 | direction)
-        queued = 0  # the jump indices in `todo` or explored, as bits
+        todo: list[int] = []  # jumps to explore; a jump is queued when its parents list is made
         for d in range(4):
             hit = ray_mask[origin * 4 + d] & occupied
             if hit:
                 piece = (hit & -hit).bit_length() - 1 if ascending[d] else hit.bit_length() - 1
                 if jumpable[d] >> piece & 1:
-                    node = base[piece] + d
+                    node = piece * 4 + d
                     firsts.append((piece, bit_of[piece] | node))
-                    if not queued >> node & 1:
-                        queued |= 1 << node
-                        todo.append(piece << 2 | d)
-        for key in todo:  # todo grows while it is walked: every jump is explored once
-            over, d = key >> 2, key & 3
-            index = base[over] + d
-            blocked = ray_mask[key] & occupied
-            out = []
-            straight = (0, 0, 0)  # (piece, bit, delta) of the jump straight on, if slot >= 0
-            slot = -1
+                    parents[node] = []
+                    todo.append(node)
+        self._firsts = firsts
+        self._parents = parents
+        if not firsts:
+            self.longest = 0
+            self._layers: list[set[int]] = []
+            return
+        sights = _crossing_sights(rays, empty, jumpable)
+        edges: list[list[int]] = [[]] * len(ray)
+        steps_of: list[list[_Step]] = [[]] * len(ray)
+        lands_of: list[tuple[int, ...]] = [()] * len(ray)
+        for node in todo:  # todo grows while it is walked: every jump is explored once
+            over, d, reach, lands, ascend, shift, up, down, up_mask, down_mask = jumps[node]
+            blocked = reach & occupied
+            up_sights, down_sights = sights[up], sights[down]
+            slot = -1  # where straight on comes among a landing's jumps, if it can
             if blocked:
-                blocker = ((blocked & -blocked).bit_length() - 1 if ascending[d]
+                blocker = ((blocked & -blocked).bit_length() - 1 if ascend
                            else blocked.bit_length() - 1)
-                lands = ray[key][:(blocker - over) // step[d] - 1]
+                lands = lands[:(blocker - over) // shift - 1]
+                crossing = (reach ^ ray_mask[blocker * 4 + d]) & (up_sights | down_sights)
                 if jumpable[d] >> blocker & 1:
-                    child = base[blocker] + d
-                    if not queued >> child & 1:
-                        queued |= 1 << child
-                        todo.append(blocker << 2 | d)
-                    bit = bit_of[blocker]
-                    delta = bit + child - index
-                    straight = (blocker, bit, delta)
                     slot = _STRAIGHT_SLOT[d]
-                    out.append((bit, delta))
-                    parents[child].append(delta)
+                    child = blocker * 4 + d
+                    bit = bit_of[blocker]
+                    x = bit | (child ^ node)
+                    known = parents[child]
+                    if known is None:
+                        parents[child] = [x]
+                        todo.append(child)
+                    else:
+                        known.append(x)
+                    blocker_name = names[blocker]
             else:
-                lands = ray[key]
-            up, down = _CROSSING[d]
-            up_mask, down_mask = masks[up], masks[down]
-            up_jumpable, down_jumpable = jumpable[up], jumpable[down]
+                crossing = reach & (up_sights | down_sights)
+            lands_of[node] = lands
+            if not crossing and slot < 0:
+                continue
+            out: list[int] = [x] if slot >= 0 else []
             steps: list[_Step] = []
-            for land in lands:
+            for land in lands:  # nearest first
                 if slot == 0:
-                    steps.append((land,) + straight)
-                hit = up_mask[land] & occupied
-                if hit:
-                    piece = (hit & -hit).bit_length() - 1
-                    if up_jumpable >> piece & 1:
-                        child = base[piece] + up
-                        if not queued >> child & 1:
-                            queued |= 1 << child
-                            todo.append(piece << 2 | up)
-                        bit = bit_of[piece]
-                        delta = bit + child - index
-                        out.append((bit, delta))
-                        parents[child].append(delta)
-                        steps.append((land, piece, bit, delta))
-                if slot == 1:
-                    steps.append((land,) + straight)
-                hit = down_mask[land] & occupied
-                if hit:
-                    piece = hit.bit_length() - 1
-                    if down_jumpable >> piece & 1:
-                        child = base[piece] + down
-                        if not queued >> child & 1:
-                            queued |= 1 << child
-                            todo.append(piece << 2 | down)
-                        bit = bit_of[piece]
-                        delta = bit + child - index
-                        out.append((bit, delta))
-                        parents[child].append(delta)
-                        steps.append((land, piece, bit, delta))
-                if slot == 2:
-                    steps.append((land,) + straight)
-            lands_of[index] = lands
-            steps_of[index] = steps
-            edges[index] = out
+                    steps.append(((names[land], blocker_name), bit, x))
+                if crossing >> land & 1:
+                    if up_sights >> land & 1:
+                        hit = up_mask[land] & occupied
+                        piece = (hit & -hit).bit_length() - 1
+                        child = piece * 4 + up
+                        cbit = bit_of[piece]
+                        cx = cbit | (child ^ node)
+                        out.append(cx)
+                        steps.append(((names[land], names[piece]), cbit, cx))
+                        known = parents[child]
+                        if known is None:
+                            parents[child] = [cx]
+                            todo.append(child)
+                        else:
+                            known.append(cx)
+                    if slot == 1:
+                        steps.append(((names[land], blocker_name), bit, x))
+                    if down_sights >> land & 1:
+                        hit = down_mask[land] & occupied
+                        piece = hit.bit_length() - 1
+                        child = piece * 4 + down
+                        cbit = bit_of[piece]
+                        cx = cbit | (child ^ node)
+                        out.append(cx)
+                        steps.append(((names[land], names[piece]), cbit, cx))
+                        known = parents[child]
+                        if known is None:
+                            parents[child] = [cx]
+                            todo.append(child)
+                        else:
+                            known.append(cx)
+                    if slot == 2:
+                        steps.append(((names[land], blocker_name), bit, x))
+                elif slot > 0:
+                    steps.append(((names[land], blocker_name), bit, x))
+            edges[node] = out
+            steps_of[node] = steps
 
         layer = {state for _, state in firsts}
         layers = []
         while layer:
             layers.append(layer)
-            layer = {state + delta for state in layer
-                     for bit, delta in edges[state & _NODE] if not state & bit}
+            layer = {state ^ x for state in layer for x in edges[state & _NODE] if state & x < 256}
 
-        self.origin = origin
         self.longest = len(layers)
-        self._firsts = firsts
         self._lands = lands_of
         self._steps = steps_of
-        self._parents = parents
         self._layers = layers
 
-    def paths(self, out: list[_RawMove], names: tuple[int, ...]) -> None:
+    def paths(self, out: list[_RawMove]) -> None:
         """Append every longest capture, one raw move per landing path, its landings and
-        the pieces it jumps written as ``names[bit]`` (origin, destination and captured
-        mask stay bits).
+        the pieces it jumps in the names given (origin, destination and captured mask
+        stay bits)."""
+        origin, square_of = self.origin, self._square_of
+        captured: dict[int, int] = {}  # pieces taken, compact bits -> their squares' bits
+        for spelt, (destination, taken) in self._spelt():
+            mask = captured.get(taken)
+            if mask is None:
+                mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
+                                             if taken >> i & 1)
+            out.append((origin, destination, mask, True, spelt[1::2], spelt[0::2]))
 
-        Spelt a layer at a time: each capture so far is (state, landings before
-        the state's own, pieces jumped, their mask); each is followed by every
-        step that stays on a longest capture, in the order paths are listed, so
-        every layer is in that order too.
-        """
+    def moves(self) -> list[tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+        """Every longest capture as (origin, destination, True, every path, capture order
+        of the first path), one per destination and captured set, in the order of their
+        first paths (what grouping `paths` gives)."""
+        grouped: dict[_Ending, list[tuple[int, ...]]] = {}
+        for spelt, ending in self._spelt():
+            group = grouped.get(ending)
+            if group is None:
+                grouped[ending] = [spelt]
+            else:
+                group.append(spelt)
+        origin = self.origin
+        return [(origin, ending[0], True, tuple([spelt[1::2] for spelt in group]), group[0][0::2])
+                for ending, group in grouped.items()]
+
+    def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
+        """Every longest capture in listing order: (pieces and landings alternating,
+        named; (destination bit, captured mask))."""
         layers = self._layers
         if not layers:
-            return
-        on_longest = self._on_longest()
-        last_layer = layers[-1]
-        steps_of = self._steps
-        captures: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = [
-            (state, (), (names[piece],), 1 << piece) for piece, state in self._firsts
-            if state in on_longest]
-        for _ in range(len(layers) - 1):
-            captures = [(state + delta, landings + (names[land],), order + (names[piece],),
-                         taken | 1 << piece)
-                        for state, landings, order, taken in captures
-                        for land, piece, bit, delta in steps_of[state & _NODE]
-                        if not state & bit and state + delta in on_longest]
-        origin, lands_of = self.origin, self._lands
-        finals = {node: [(last, (names[last],)) for last in lands_of[node]]
-                  for node in {state & _NODE for state in last_layer}}
-        out.extend([(origin, last, taken, True, landings + named, order)
-                    for state, landings, order, taken in captures
-                    for last, named in finals[state & _NODE]])
+            return []
+        parents, steps_of, names = self._parents, self._steps, self._names
+        last = len(layers) - 1
+        marked = [layers[last]] * len(layers)  # marked[k]: states of layer k on a longest
+        for k in range(last - 1, -1, -1):
+            after, layer = marked[k + 1], layers[k]
+            marked[k] = {state for later in after
+                         for x in parents[later & _NODE]  # type: ignore[union-attr]
+                         if (state := later ^ x) in layer}
+        # prefixes: (state, pieces and landings up to the state's piece), listing order
+        prefixes: list[tuple[int, tuple[int, ...]]] = [
+            (state, (names[piece],)) for piece, state in self._firsts if state in marked[0]]
+        # suffixes: state -> [(landings and pieces from the state's landing on, ending)]
+        suffixes = self._last_steps(marked[last])
+        ahead, behind = 0, last  # the layers prefixes and suffixes have reached
+        suffix_count = sum(map(len, suffixes.values()))
+        while ahead < behind:
+            if len(prefixes) <= suffix_count:
+                after = marked[ahead + 1]
+                prefixes = [(state ^ x, spelt + pair) for state, spelt in prefixes
+                            for pair, bit, x in steps_of[state & _NODE]
+                            if not state & bit and state ^ x in after]
+                ahead += 1
+            else:
+                after_suffixes = suffixes
+                behind -= 1
+                suffixes = {state: [(pair + tail, ending)
+                                    for pair, bit, x in steps_of[state & _NODE]
+                                    if not state & bit
+                                    for tail, ending in after_suffixes.get(state ^ x, ())]
+                            for state in marked[behind]}
+                suffix_count = sum(map(len, suffixes.values()))
+        return [(spelt + tail, ending) for state, spelt in prefixes
+                for tail, ending in suffixes[state]]
 
-    def _on_longest(self) -> set[int]:
-        """The states some longest capture passes through, marked from the last layer back."""
-        parents = self._parents
-        layers = self._layers
-        marked = layers[-1]
-        on_longest = set(marked)
-        for layer in reversed(layers[:-1]):
-            marked = {parent for state in marked for delta in parents[state & _NODE]
-                      if (parent := state - delta) in layer}
-            on_longest |= marked
-        return on_longest
+    def _last_steps(self, final: set[int]) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
+        """Per final state, its last landings: ((landing named,), (landing, pieces taken))."""
+        names, lands_of = self._names, self._lands
+        return {state: [((names[land],), (land, state >> NODE_BITS))
+                        for land in lands_of[state & _NODE]]
+                for state in final}

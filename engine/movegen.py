@@ -34,6 +34,8 @@ from engine.variant import (
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+# (origin, destination, king after, every path, capture order of the first path)
+Grouped = tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
@@ -188,10 +190,11 @@ class MoveGenerator:
                         x = (x & empty) >> -d
         return False
 
-    def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None
-                 ) -> list[RawMove]:
+    def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None,
+                 grouped: bool = False) -> list:
         """Every complete capture sequence allowed by the precedence rule, one per path;
-        paths and capture orders written in `names` when given (see `legal`)."""
+        paths and capture orders written in `names` when given (see `legal`). With
+        `grouped`, the moves `grouped` gives instead."""
         sequences: list[RawMove] = []
         occupied_all = own | opp
         empty = self.valid & ~occupied_all
@@ -208,9 +211,12 @@ class MoveGenerator:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
-        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         if self.kings_by_layers and starters & kings:
-            return self._longest_captures(starters, occupied_all, opp, kings, extend, names)
+            walker = (self._capture_walker(opp, kings, promo, self.men_jumps[white])
+                      if starters & ~kings else None)
+            return self._longest_captures(starters, occupied_all, opp, kings, walker, names,
+                                          grouped)
+        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             found: list = []
@@ -219,19 +225,24 @@ class MoveGenerator:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
-        return sequences if names is None else _named(sequences, names)
+        if names is not None:
+            sequences = _named(sequences, names)
+        return _grouped(sequences) if grouped else sequences
 
     def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
-                          extend, names: Names | None) -> list[RawMove]:
+                          extend, names: Names | None, grouped: bool = False) -> list:
         """The majority rule with flying kings: only the longest captures, kings searched
-        breadth first (`engine.king_captures`), men walked; listed by origin as ever."""
+        breadth first (`engine.king_captures`), men walked; listed by origin as ever.
+        Raw moves, or with `grouped` the moves `grouped` gives. `extend` walks the men
+        (None when no man can capture)."""
         found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
         longest = 0
-        pieces = EnemyPieces(opp, len(self.bit_names)) if starters & kings else None
+        named = self.bit_names if names is None else names
+        pieces = EnemyPieces(opp, len(self.bit_names))
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
-            if pieces is not None and kings >> origin & 1:
-                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces)
+            if kings >> origin & 1:
+                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces, named)
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue
@@ -241,14 +252,20 @@ class MoveGenerator:
                          for final, captured, path, order, king_end in walked]
             longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
             found.append(sequences)
-        result: list[RawMove] = []
+        result: list = []
         for here in found:
             if isinstance(here, KingCaptures):
-                if here.longest == longest:
-                    here.paths(result, self.bit_names if names is None else names)
+                if here.longest != longest:
+                    continue
+                if grouped:
+                    result.extend(here.moves())
+                else:
+                    here.paths(result)
             else:
                 longest_here = [s for s in here if s[2].bit_count() == longest]
-                result.extend(longest_here if names is None else _named(longest_here, names))
+                if names is not None:
+                    longest_here = _named(longest_here, names)
+                result.extend(_grouped(longest_here) if grouped else longest_here)
         return result
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
@@ -359,6 +376,17 @@ class MoveGenerator:
             return sequences if paths else unique_moves(sequences)
         return self.quiet_moves(own, opp, kings, white)
 
+    def grouped(self, own: int, opp: int, kings: int, white: bool, names: Names) -> list[Grouped]:
+        """Legal moves as `Position.legal_moves()` lists them: one per (origin, destination,
+        captured set), in the order of their first paths, as (origin, destination, king
+        after, every path, capture order of the first path), paths and orders of captures
+        written in `names` (a quiet move's one path stays bits; its order is empty)."""
+        if self.has_capture(own, opp, kings, white):
+            return self.captures(own, opp, kings, white, names, grouped=True)
+        return [(origin, destination, king_after, (path,), ())
+                for origin, destination, _, king_after, path, _ in
+                self.quiet_moves(own, opp, kings, white)]
+
     def count(self, own: int, opp: int, kings: int, white: bool, paths: bool = False) -> int:
         if self.has_capture(own, opp, kings, white):
             sequences = self.captures(own, opp, kings, white)
@@ -374,6 +402,22 @@ def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
     return [(origin, destination, captured, king_after, tuple(map(name, path)),
              tuple(map(name, order)))
             for origin, destination, captured, king_after, path, order in sequences]
+
+
+def _grouped(sequences: list[RawMove]) -> list[Grouped]:
+    """`sequences` grouped by (origin, destination, captured set), in the order each
+    group's first path comes (see `MoveGenerator.grouped`)."""
+    groups: dict[tuple[int, int, int], list[RawMove]] = {}
+    for s in sequences:
+        key = (s[0], s[1], s[2])
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [s]
+        else:
+            group.append(s)
+    return [(origin, destination, king_after, tuple([s[4] for s in group]), order)
+            for (origin, destination, _, king_after, _, order), group
+            in ((group[0], group) for group in groups.values())]
 
 
 def unique_moves(sequences: list[RawMove]) -> list[RawMove]:

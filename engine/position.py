@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engine.errors import EngineError, FenError, IllegalMoveError
-from engine.movegen import RawMove, generator_for
+from engine.movegen import Grouped, RawMove, generator_for
 from engine.variant import BLACK, WHITE, Variant, get_variant
 
 
@@ -62,25 +62,13 @@ class Move:
 
 
 _NO_CAPTURES: frozenset[int] = frozenset()
+# The generator's own moves are made without the frozen dataclass's `__init__` (one
+# guarded attribute call per field: a fifth of `legal_moves()` on a position with many
+# moves), their `__dict__` set in one go (`Position._moves`). Every field is set there;
+# a field added to `Move` must be added there too (tests/engine/test_movegen_exact.py
+# checks that the two agree).
 _new_object = object.__new__
 _set_attribute = object.__setattr__
-
-
-def _generated_move(origin: int, destination: int, captures: frozenset[int],
-                    path: tuple[int, ...], paths: tuple[tuple[int, ...], ...], promotes: bool,
-                    captured_order: tuple[int, ...], variant: Variant) -> Move:
-    """`Move(...)` with these fields, for the generator's own moves, without the
-    frozen dataclass's `__init__` (one guarded attribute call per field: a fifth
-    of `legal_moves()` on a position with many moves). Every field is set; a
-    field added to `Move` must be added here (tests/engine/test_movegen_exact.py
-    checks that the two agree)."""
-    move = _new_object(Move)
-    _set_attribute(move, "__dict__", {
-        "origin": origin, "destination": destination, "captures": captures, "path": path,
-        "paths": paths, "promotes": promotes, "captured_order": captured_order,
-        "variant": variant,
-    })
-    return move
 
 
 class Position:
@@ -161,54 +149,40 @@ class Position:
         own, opp = self._own_opp()
         return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, paths)
 
-    def _named_moves(self) -> list[RawMove]:
-        """Every path, capture paths and orders already in square numbers."""
-        own, opp = self._own_opp()
-        return generator_for(self.variant).legal(own, opp, self.kings, self.turn == WHITE, True,
-                                                 self.variant.bit_to_square)
-
     def legal_moves(self) -> list[Move]:
         """One move per (origin, destination, captured set), every path kept in `paths`."""
         if self._legal is None:
-            self._legal = self._moves(self._named_moves())
+            own, opp = self._own_opp()
+            self._legal = self._moves(generator_for(self.variant).grouped(
+                own, opp, self.kings, self.turn == WHITE, self.variant.bit_to_square))
         return list(self._legal)
 
     def legal_paths(self) -> list[Move]:
         """One move per distinct capture path (quiet moves once each)."""
         return [self._to_move(r, [r]) for r in self.raw_moves(paths=True)]
 
-    def _moves(self, raw: list[RawMove]) -> list[Move]:
-        """The raw moves (capture paths and orders in square numbers) grouped by (origin,
-        destination, captured set), in the order each group's first path comes; that
-        path is the move's `path`."""
-        if not raw:
-            return []
+    def _moves(self, grouped: list[Grouped]) -> list[Move]:
+        """Moves from the generator's groups (`MoveGenerator.grouped`: capture paths and
+        orders already in square numbers); a group's first path is the move's `path`."""
         variant = self.variant
         square = variant.bit_to_square
         kings = self.kings
-        if not raw[0][2]:  # quiet moves (never mixed with captures): one path each
-            moves = []
-            for origin, destination, _, king_after, _, _ in raw:
-                to = (square[destination],)
-                moves.append(_generated_move(
-                    square[origin], to[0], _NO_CAPTURES, to, (to,),
-                    king_after and not kings >> origin & 1, (), variant))
-            return moves
-        grouped: dict[tuple[int, int, int], list[RawMove]] = {}
-        for r in raw:
-            key = (r[0], r[1], r[2])
-            group = grouped.get(key)
-            if group is None:
-                grouped[key] = [r]
-            else:
-                group.append(r)
         moves = []
-        for group in grouped.values():
-            origin, destination, _, king_after, path, order = group[0]
-            moves.append(_generated_move(
-                square[origin], square[destination], frozenset(order), path,
-                tuple([r[4] for r in group]), king_after and not kings >> origin & 1, order,
-                variant))
+        for origin, destination, king_after, paths, order in grouped:
+            move = _new_object(Move)
+            if order:
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": square[destination],
+                    "captures": frozenset(order), "path": paths[0], "paths": paths,
+                    "promotes": king_after and not kings >> origin & 1,
+                    "captured_order": order, "variant": variant})
+            else:  # a quiet move: its one path is in bits
+                to = (square[destination],)
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": to[0], "captures": _NO_CAPTURES,
+                    "path": to, "paths": (to,), "promotes": king_after and not kings >> origin & 1,
+                    "captured_order": (), "variant": variant})
+            moves.append(move)
         return moves
 
     def _to_move(self, raw: RawMove, group: list[RawMove]) -> Move:

@@ -20,6 +20,10 @@ Per direction:
 - ``ahead[d]``: the directions a king may scan after jumping along `d` (every
   direction but `back[d]`, in direction order): backwards it would only meet
   the piece it has just jumped.
+
+And per ray index, ``jumps[square * 4 + d]`` gathers in one tuple what the king
+search (`engine.king_captures`) reads about "the piece on `square` jumped along
+`d`", so that exploring a jump costs one tuple unpack (see `Jump`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,16 @@ class Rays:
     back: tuple[int, int, int, int]
     ahead: tuple[tuple[int, ...], ...]
     valid: int
+    jumps: tuple[Jump, ...]
+
+
+# What the king search needs of a jump "the piece on square p jumped along d",
+# indexed like the rays (p * 4 + d): (p, d, ray mask, ray, ascending[d], step[d],
+# the crossing diagonal's growing and falling directions, masks[those directions])
+Jump = tuple[int, int, int, tuple[int, ...], bool, int, int, int, tuple[int, ...],
+             tuple[int, ...]]
+# per direction: the crossing diagonal's two directions (bits growing, then falling)
+CROSSING = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 # up-left <-> down-right, up-right <-> down-left (Geometry.directions order)
@@ -57,13 +71,21 @@ def rays_for(size: int) -> Rays:
             ray[square * 4 + direction] = squares
             ray_mask[square * 4 + direction] = sum(1 << s for s in squares)
     step = geometry.directions
+    masks = tuple(tuple(ray_mask[d::4]) for d in range(4))
+    ascending = (step[0] > 0, step[1] > 0, step[2] > 0, step[3] > 0)
+    jumps = tuple(
+        (index >> 2, index & 3, ray_mask[index], ray[index], ascending[index & 3],
+         step[index & 3], *CROSSING[index & 3], masks[CROSSING[index & 3][0]],
+         masks[CROSSING[index & 3][1]])
+        for index in range(slots))
     return Rays(
         ray=tuple(ray),
         ray_mask=tuple(ray_mask),
-        masks=tuple(tuple(ray_mask[d::4]) for d in range(4)),
-        ascending=(step[0] > 0, step[1] > 0, step[2] > 0, step[3] > 0),
+        masks=masks,
+        ascending=ascending,
         step=step,
         back=_BACK,
         ahead=tuple(tuple(d for d in range(4) if d != _BACK[e]) for e in range(4)),
         valid=geometry.valid,
+        jumps=jumps,
     )
