@@ -32,10 +32,12 @@ EPS = 1e-6
 
 
 class Recognition(Protocol):
-    """What the clock needs of the recogniser (host/recognition/recogniser.py)."""
+    """What the clock needs of the recogniser (host/explanation/recogniser.py)."""
 
-    game: Game
-    outcome: Outcome | None
+    @property
+    def game(self) -> Game: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
 
     def awaiting_proof(self) -> bool: ...
     def next_deadline(self) -> float | None: ...

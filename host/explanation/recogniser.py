@@ -31,8 +31,8 @@ from host.explanation.story import STRAY, Loose, Ply, Story
 from host.explanation.turns import Context
 from host.explanation.verdict import claims, rebased, verdict
 from host.hints import Hint
+from host.recognition.codes import code_of, piece_of
 from host.recognition.events import Event
-from host.recognition.piece_identity import code_of, piece_of
 
 #: a scan changing more squares than this is a board swept or set up: not hands
 #: playing, so the stories start again from the game
@@ -87,6 +87,11 @@ class Recogniser:
     @property
     def hint(self) -> Hint:
         return self.display.hint
+
+    @property
+    def now(self) -> float:
+        """The time of the last call: the stories are ranked as of then."""
+        return self._now
 
     @property
     def sensed(self) -> frozenset[int]:

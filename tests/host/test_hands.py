@@ -20,7 +20,6 @@ import random
 from typing import Any
 
 import pytest
-import replaykit
 from hands import KINDS, generate, soak, table
 from hands.families import followed
 from replaykit import (
@@ -38,8 +37,6 @@ from replaykit import (
 from engine import Game, Position, get_variant
 from engine.position import Piece
 from host.explanation.costs import GRACE
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 SEEDS = [f"ci-{i}" for i in range(int(os.environ.get("DRAUGHTSBOARD_SOAK", "1")))]
 
@@ -60,30 +57,27 @@ FOLLOWED = followed("model")
 
 @pytest.mark.parametrize("family", FOLLOWED)
 def test_hand_family_in_every_variant(family: str) -> None:
-    _check(soak([family], VARIANTS, SEEDS, plies=10, recogniser=replaykit.RECOGNISER))
+    _check(soak([family], VARIANTS, SEEDS, plies=10))
 
 
 @pytest.mark.parametrize("family", [f for f in FOLLOWED if f not in ("goes-on", "held-wrong")])
 def test_hand_family_with_touch_move_on(family: str) -> None:
     # Streams whose verdict depends on the setting (a piece going on) keep their own.
-    _check(soak([family], VARIANTS, [f"tm-{s}" for s in SEEDS], plies=10, touch_move=True,
-                recogniser=replaykit.RECOGNISER))
+    _check(soak([family], VARIANTS, [f"tm-{s}" for s in SEEDS], plies=10, touch_move=True))
 
 
 @pytest.mark.parametrize("family", FOLLOWED)
 def test_hand_family_with_raw_switch_timing(family: str) -> None:
     # Every change at its own millisecond (a 1-3 ms scan), as recorded-style streams
     # carry them: switch bounce arrives as a lift, a place and a lift a few ms apart.
-    _check(soak([family], VARIANTS, [f"raw-{s}" for s in SEEDS], plies=10, scan=(1, 3),
-                recogniser=replaykit.RECOGNISER))
+    _check(soak([family], VARIANTS, [f"raw-{s}" for s in SEEDS], plies=10, scan=(1, 3)))
 
 
 @pytest.mark.parametrize("family", followed("human"))
 def test_hand_family_with_human_timing(family: str) -> None:
     # Every hand duration from measured human timings (hands/timing.py), none from the
     # recogniser's constants.
-    _check(soak([family], VARIANTS, [f"human-{s}" for s in SEEDS], plies=10, timing="human",
-                recogniser=replaykit.RECOGNISER))
+    _check(soak([family], VARIANTS, [f"human-{s}" for s in SEEDS], plies=10, timing="human"))
 
 
 def test_only_the_model_profile_and_threshold_habits_read_the_recognisers_constants() -> None:
