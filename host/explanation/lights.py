@@ -50,10 +50,11 @@ def idle_hint(
 
 
 def end_hint(position: Position, outcome: Outcome, geometry: Geometry) -> Hint:
+    """The end of the game's pattern (host/hints.py: `end_pattern`); a flag fall's blinks."""
     pieces = {sq: piece.color for sq, piece in position.pieces().items()}
     coords = {sq: geometry.coords[sq] for sq in range(1, position.variant.num_squares + 1)}
     squares = end_pattern(coords, position.variant.size, outcome.reason, outcome.winner, pieces)
-    return HintBuilder().add("end", squares).build()
+    return HintBuilder().add("end", squares, blink=outcome.reason == "time").build()
 
 
 def underway_hint(story: Story, rules: TurnRules) -> Hint:

@@ -235,6 +235,8 @@ class Recogniser:
         allowed move at every hint level: it is an instruction, not help."""
         self._now = now
         self.record.allowed = None if moves is None else tuple(moves)
+        if self.beam.reexplain(self._context().allowed) and not self.beam.stories:
+            self.beam.replace([self._fresh(now)])
         events: list[Event] = []
         self._evaluate(now, events)
         return events

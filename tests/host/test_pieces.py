@@ -149,8 +149,9 @@ def test_a_captured_piece_knocked_off_and_put_back_is_that_piece_again() -> None
 
 
 def test_a_board_in_chaos_keeps_the_stories_bounded() -> None:
-    # Hands no game has: a piece off and a piece on in a scan, anywhere, for 150 scans. However many explanations each change opens, the recogniser keeps at most
-    # BEAM of them from one scan to the next (its memory on a Pi Zero 2).
+    # Hands no game has: a piece off and a piece on in a scan, anywhere, for 150 scans.
+    # However many explanations each change opens, the recogniser keeps at most BEAM of
+    # them from one scan to the next (its memory on a Pi Zero 2).
     variant = get_variant("brazilian")
     rec = replaykit.make_recogniser(Game(variant), start=0.0)
     rng = random.Random("chaos")
