@@ -7,7 +7,7 @@ accepted never disagree:
   move to carry out when only one is allowed (the computer's);
 - a ply underway: where the lifted piece may end (only moves still possible after
   the captured pieces already off), the next landing of a capture resting on the
-  way, the captured pieces still to come off;
+  way and the pieces it has jumped so far, the captured pieces still to come off;
 - a ply just done, not yet committed: its end square, and what a longer capture
   ending there would still take;
 - a wrong board being put right: one pair of squares, take from the blinking
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 
 from engine import Move, Outcome, Position
 from engine.position import Piece
-from host.explanation.rules import Geometry, TurnRules
+from host.explanation.rules import Geometry, TurnRules, trajectory
 from host.explanation.story import Story
 from host.explanation.turns import compatible
 from host.hints import Hint, HintBuilder, add_move, end_pattern
@@ -81,6 +81,8 @@ def underway_hint(story: Story, rules: TurnRules) -> Hint:
         if ply.on in p.landings[:-1]:
             i = p.landings.index(ply.on)
             build.add("landing", [p.landings[i + 1]])
+            jumped = trajectory(rules.position.variant, p.origin, p.landings[: i + 1])
+            build.add("remove", (p.captures & frozenset(jumped)) - ply.removed)
         elif p.destination == ply.on:
             build.add("remove", p.captures - ply.removed)
     return build.build()

@@ -57,6 +57,18 @@ def landed_capture(rec: Recogniser) -> Landed | None:
 
 
 def board_is_wrong(rec: Recogniser) -> bool:
-    """Does the best story need a piece where no hand of the game would leave it (the
-    board is no position of the game, nor on its way to one)?"""
-    return rec.outcome is None and rec.beam.best(rec.now).wrong(rec.now)
+    """Is the board, as the best story has it, no position of the game nor on its way to
+    one: a piece where no hand of the game would leave it, or the moving piece resting
+    on a square no legal ply of it lands on (said at once on the page; the board itself
+    waits GRACE before it says so: hands are often still moving)?"""
+    if rec.outcome is not None:
+        return False
+    best = rec.beam.best(rec.now)
+    if best.wrong(rec.now):
+        return True
+    ply = best.ply
+    if best.plies or ply is None or ply.on is None:
+        return False
+    allowed = None if rec.allowed is None else frozenset(rec.allowed)
+    paths = compatible(rules_for(best.position, allowed), ply)
+    return not any(ply.on in p.landings for p in paths)
