@@ -51,10 +51,17 @@ def test_the_board_is_one_tab_stop_and_the_keyboard_plays(page, shared) -> None:
     assert focused_label(page) == "c3, white man"
     page.keyboard.press("Enter")
     expect(page.locator("#hand-note")).to_have_text(
-        "In hand: Enter on an empty square puts the piece down")
+        "In hand: Enter on an empty square puts the piece down, Escape puts it back")
     expect(square(page, 18)).to_have_attribute("aria-label", "d4, empty, may move here",
                                                timeout=SLOW)
     assert focused_label(page) == "c3, white man, in the hand"
+    # Escape lets go: the piece goes back to c3 and the hand is empty; Enter lifts again.
+    page.keyboard.press("Escape")
+    expect(page.locator("#hand-note")).to_have_attribute("data-holding", "false")
+    expect(square(page, 22)).to_have_attribute("aria-label", "c3, white man", timeout=SLOW)
+    assert page.locator("#move-list .m").count() == 0
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-note")).to_have_attribute("data-holding", "true")
     keys(page, "ArrowUp", "ArrowRight", "Enter")
     expect(page.locator("#move-list .m")).to_have_text(["c3-d4"], timeout=SLOW)
     expect(square(page, 18)).to_have_attribute("aria-label", "d4, white man, last move")

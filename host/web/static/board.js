@@ -225,6 +225,12 @@ class BoardView {
   }
 
   keyDown(event) {
+    if (event.key === "Escape" && this.hands && this.hands.held) {
+      // Escape lets go of the piece in the hand: it goes back where it was lifted.
+      event.preventDefault();
+      this.hands.putBack();
+      return;
+    }
     if (this.moveFocus(event.key)) {
       event.preventDefault();
       return;
