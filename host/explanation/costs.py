@@ -162,9 +162,10 @@ UNSEEN = 0.8
 #: Lifting a piece that has no legal move (the capture alert).
 IMMOVABLE = 0.4
 #: A hand that says which piece it puts down (the simulator's tray, the page's hand) is
-#: believed: a story with a piece of the other colour there costs as much as a wrong
-#: board (judgement).
-TOLD = WRONG
+#: believed: a story with a piece of the other colour there, or a man where it said a
+#: king, costs a margin more than a wrong board, so the piece said stands even where
+#: the only other story is a wrong board (judgement).
+TOLD = WRONG + MARGIN
 #: A piece that came down faster than a hand can carry it (see `carry_cost`): it was
 #: pushed, never carried, so no story of a move explains it (beyond a wrong board).
 TOO_FAST = WRONG + MARGIN

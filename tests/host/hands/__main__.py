@@ -37,8 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--timing", choices=sorted(PROFILES), default="model",
-        help="the hands' durations: the model's (derived in part from the recogniser's "
-        "constants) or measured human ones (hands/timing.py names the sources)",
+        help="the hands' durations: the model pace (the families' own, some ranges just "
+        "under bounds the board was first tuned to) or measured human ones (hands/timing.py "
+        "names the sources)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
     args = parser.parse_args(argv)
