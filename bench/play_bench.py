@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from engine import Game, get_variant
-from host.explanation.recogniser import Recogniser
+from host.recognition.recogniser import Recogniser
 from host.streams.replay import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "host"))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Position, get_variant
-from host.explanation.recogniser import Recogniser
+from host.recognition.recogniser import Recogniser
 from host.streams.bounce import without_bounce
 from host.streams.replay import apply, parse_events
 

@@ -32,7 +32,7 @@ EPS = 1e-6
 
 
 class Recognition(Protocol):
-    """What the clock needs of the recogniser (host/explanation/recogniser.py)."""
+    """What the clock needs of the recogniser (host/recognition/recogniser.py)."""
 
     @property
     def game(self) -> Game: ...

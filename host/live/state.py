@@ -15,8 +15,8 @@ from functools import cache
 from typing import Any
 
 from engine import get_variant
-from host.explanation.view import capturable, landed_capture
 from host.live.put_right import put_right_steps
+from host.recognition.view import capturable, landed_capture
 from host.records.journal import result_text
 from host.session import Session
 from host.voice.announce import Announcement

@@ -15,9 +15,9 @@ Mixed into `Session` (host/session/core.py), which holds the state it reads.
 from __future__ import annotations
 
 from engine import Variant
-from host.explanation.recogniser import Recogniser
 from host.gestures.commands import GestureDetector, GestureEvent
 from host.players import computer_levels, with_level
+from host.recognition.recogniser import Recogniser
 
 
 class BoardCommands:

@@ -23,10 +23,10 @@ from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
-from host.explanation.recogniser import Recogniser
 from host.hints import Hint
 from host.live.bus import Listener, UpdateBus
 from host.players import computer_levels
+from host.recognition.recogniser import Recogniser
 from host.records.games import pdn_text, rebuild
 from host.records.journal import Journal, JournalGame
 from host.session.board_commands import BoardCommands

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from host.clock.keeper import GameClock
-from host.explanation.view import board_is_wrong
 from host.players import pdn_tags, resolved
 from host.recognition.events import Event
+from host.recognition.view import board_is_wrong
 from host.records.games import save_game
 from host.records.journal import result_text
 from host.voice.announce import Announcement

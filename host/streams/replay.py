@@ -24,9 +24,9 @@ from engine import Game, Position, Variant
 from host.clock.control import TimeControl
 from host.clock.keeper import GameClock
 from host.errors import UserError
-from host.explanation.recogniser import Recogniser
 from host.hints import Hint
 from host.recognition.events import Event
+from host.recognition.recogniser import Recogniser
 from host.streams.bounce import without_bounce
 
 #: the live session's tick when it plays a script (host/streams/events.py);

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import VARIANTS as ENGINE_VARIANTS
 from engine import Position, get_variant
-from host.explanation.recogniser import Recogniser
+from host.recognition.recogniser import Recogniser
 from host.streams.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)

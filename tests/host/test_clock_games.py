@@ -10,7 +10,7 @@ from pathlib import Path
 from engine import get_variant
 from host.clock.control import parse_time_control
 from host.config import Config
-from host.explanation.costs import SETTLE
+from host.recognition.costs import SETTLE
 from host.session import Session
 from host.streams.events import run_stream
 from host.streams.replay import replay

@@ -17,10 +17,10 @@ from engine import Game, Move, Position, get_variant
 from host.computer.opponent import Opponent
 from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.explanation.costs import GRACE, SETTLE
-from host.explanation.recogniser import Recogniser
 from host.live.board import LiveBoard
 from host.live.runtime import Control, Hands, Refused, Runtime
+from host.recognition.costs import GRACE, SETTLE
+from host.recognition.recogniser import Recogniser
 from host.records.games import pdn_text
 from host.session import Session
 from host.voice.announce import Announcer

@@ -16,9 +16,9 @@ from engine import Game, get_variant
 from hardware.board import open_board
 from hardware.layout import load_layout
 from host.config import DEFAULT_COLOURS, Config
-from host.explanation.costs import GRACE
-from host.explanation.recogniser import Recogniser
 from host.gestures.commands import AWAY, MENU_TIMEOUT, GestureDetector, start_menu
+from host.recognition.costs import GRACE
+from host.recognition.recogniser import Recogniser
 from host.records.journal import Journal
 from host.session import Session
 from host.squares import SquareMap

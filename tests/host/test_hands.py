@@ -36,7 +36,7 @@ from replaykit import (
 
 from engine import Game, Position, get_variant
 from engine.position import Piece
-from host.explanation.costs import GRACE
+from host.recognition.costs import GRACE
 
 SEEDS = [f"ci-{i}" for i in range(int(os.environ.get("DRAUGHTSBOARD_SOAK", "1")))]
 

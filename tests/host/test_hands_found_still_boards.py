@@ -1,6 +1,6 @@
 """Hands the long soak found (issue 7) where only the board standing still tells what
 was played: plies the hands finished without waiting for the board, read from the
-order in which squares emptied and filled (the stories of host/explanation/). Each
+order in which squares emptied and filled (the stories of host/recognition/). Each
 stream is the one `python -m hands` generated for the family, variant and seed named
 in the test, cut to the moves that matter.
 """

@@ -16,7 +16,7 @@ from engine import get_variant
 from host.cli import main
 from host.config import Config, load_config
 from host.errors import UserError
-from host.explanation.costs import GRACE
+from host.recognition.costs import GRACE
 from host.records.journal import Journal
 from host.session import Session
 from host.streams.events import run_stream

@@ -15,7 +15,7 @@ import replaykit
 
 from engine import Game, Position, get_variant
 from host.config import Config
-from host.explanation.costs import BEAM
+from host.recognition.costs import BEAM
 from host.session import Session
 from host.voice.announce import Announcer
 

@@ -11,7 +11,7 @@ import json
 from replaykit import frame_at, moves, role, run
 
 from engine import Game, Position, get_variant
-from host.explanation.costs import HOLD
+from host.recognition.costs import HOLD
 from tests.paths import SHARED
 
 

@@ -1,7 +1,7 @@
 """The stories kept: a small, bounded set of explanations of the switch history.
 
 Each change of the switches extends every story by every hand action that could
-cause it (host/explanation/lifts.py, places.py); stories that end up saying the
+cause it (host/recognition/lifts.py, places.py); stories that end up saying the
 same thing are merged (the cheaper kept); then only the cheapest are kept: at
 most BEAM, none more than DROP above the best. Changes seen in one scan happened
 in an order nobody knows: the orders that matter are tried (`_orders`).
@@ -23,11 +23,11 @@ from dataclasses import replace
 from itertools import permutations
 
 from engine import Move
-from host.explanation import costs
-from host.explanation.lifts import on_lift
-from host.explanation.places import on_place
-from host.explanation.story import Story
-from host.explanation.turns import Context
+from host.recognition import costs
+from host.recognition.lifts import on_lift
+from host.recognition.places import on_place
+from host.recognition.story import Story
+from host.recognition.turns import Context
 
 #: stories held at most part-way through one scan's changes
 WIDEST = 4 * costs.BEAM

@@ -1,6 +1,6 @@
 """What each hand action costs: the one place where human timing enters recognition.
 
-A story (host/explanation/story.py) explains the switch history by hand actions;
+A story (host/recognition/story.py) explains the switch history by hand actions;
 its cost is how surprising those actions are, in units where two stories whose
 costs differ by less than MARGIN both still stand. A cost is roughly a negative
 log-likelihood: an action every hand makes costs nothing, a clumsy one a little,
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 # -- the scale ---------------------------------------------------------------------------
 
 #: two stories whose costs differ by less than this both stand: the plies they disagree
-#: on are not committed (host/explanation/verdict.py)
+#: on are not committed (host/recognition/verdict.py)
 MARGIN = 1.0
 #: a story costing this much more than the best is dropped (it could only come back
 #: through several surprises)

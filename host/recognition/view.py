@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Move
-from host.explanation.recogniser import Recogniser
-from host.explanation.rules import rules_for
-from host.explanation.turns import compatible
+from host.recognition.recogniser import Recogniser
+from host.recognition.rules import rules_for
+from host.recognition.turns import compatible
 
 
 @dataclass(frozen=True)

@@ -20,19 +20,19 @@ from dataclasses import replace
 
 from engine import Game, Move, Outcome, Position
 from engine.position import Piece
-from host.explanation import costs
-from host.explanation.beam import EPS, Beam
-from host.explanation.changes import ChangeLog
-from host.explanation.display import Display
-from host.explanation.guide import Guide, unexplained
-from host.explanation.record import GameRecord
-from host.explanation.rules import geometry_for
-from host.explanation.story import STRAY, Loose, Ply, Story
-from host.explanation.turns import Context
-from host.explanation.verdict import claims, rebased, verdict
 from host.hints import Hint
+from host.recognition import costs
+from host.recognition.beam import EPS, Beam
+from host.recognition.changes import ChangeLog
 from host.recognition.codes import code_of, piece_of
+from host.recognition.display import Display
 from host.recognition.events import Event
+from host.recognition.guide import Guide, unexplained
+from host.recognition.record import GameRecord
+from host.recognition.rules import geometry_for
+from host.recognition.story import STRAY, Loose, Ply, Story
+from host.recognition.turns import Context
+from host.recognition.verdict import claims, rebased, verdict
 
 #: a scan changing more squares than this is a board swept or set up: not hands
 #: playing, so the stories start again from the game

@@ -1,4 +1,4 @@
-"""What the LEDs show, read off the best story (host/explanation/story.py).
+"""What the LEDs show, read off the best story (host/recognition/story.py).
 
 The same paths that explain the hands give the roles, so what is lit and what is
 accepted never disagree:
@@ -20,10 +20,10 @@ from collections.abc import Iterable, Mapping
 
 from engine import Move, Outcome, Position
 from engine.position import Piece
-from host.explanation.rules import Geometry, TurnRules, trajectory
-from host.explanation.story import Story
-from host.explanation.turns import compatible
 from host.hints import Hint, HintBuilder, add_move, end_pattern
+from host.recognition.rules import Geometry, TurnRules, trajectory
+from host.recognition.story import Story
+from host.recognition.turns import compatible
 
 
 def idle_hint(

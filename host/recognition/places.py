@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.position import Piece
-from host.explanation import costs
-from host.explanation.rules import Path, geometry_for
-from host.explanation.story import (
+from host.recognition import costs
+from host.recognition.rules import Path, geometry_for
+from host.recognition.story import (
     CROWN,
     GUIDED,
     KNOCK,
@@ -34,7 +34,7 @@ from host.explanation.story import (
     Story,
     Underway,
 )
-from host.explanation.turns import (
+from host.recognition.turns import (
     Context,
     compatible,
     done_landings,
