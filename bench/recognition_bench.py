@@ -1,4 +1,4 @@
-"""Benchmark of recognition: latency per snapshot and memory, both recognisers.
+"""Benchmark of recognition: latency per snapshot and memory.
 
 Why: the recogniser runs on every switch change of a Pi Zero 2, so a snapshot must
 be read well within a scan (target: p99 under 5 ms here, about 50 ms estimated on
@@ -11,8 +11,8 @@ the Pi) and its memory must stay bounded however long a game goes on.
   the shared machine does not count.
 - Memory: 500 moves or more of humanised random games played one after another on
   one recogniser (the board set up again between games), peak traced allocation
-  (`tracemalloc`) and, for the explained recogniser, the most stories it held at once
-  (`Beam.most_held`, its bound).
+  (`tracemalloc`) and the most stories the recogniser held at once (`most_held`,
+  what its bound limits).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Position, get_variant
-from host.explanation import RECOGNISERS, recogniser_class
+from host.recognition.recogniser import Recogniser
 from host.streams.bounce import without_bounce
 from host.streams.replay import apply, parse_events
 
@@ -49,11 +49,11 @@ def _timed(call: Any, *args: Any) -> float:
     return (time.process_time() - start) * 1000
 
 
-def _stream_latency(name: str, scenario: Any, samples: list[float]) -> None:
+def _stream_latency(scenario: Any, samples: list[float]) -> None:
     """Replay one scenario as `replay` does, timing each snapshot and each deadline."""
     variant = get_variant(scenario.variant)
     game = Game(variant, Position.from_fen(scenario.fen, variant))
-    rec = recogniser_class(name)(game, touch_move=scenario.touch_move)
+    rec = Recogniser(game, touch_move=scenario.touch_move)
     occupied = rec.expected
     events = list(without_bounce(parse_events((json.dumps(e) for e in scenario.events),
                                               variant)))
@@ -76,23 +76,23 @@ def _stream_latency(name: str, scenario: Any, samples: list[float]) -> None:
         samples.append(_timed(step, rec.observe, t / 1000, occupied))
 
 
-def latency(name: str, seeds: int) -> tuple[float, float, float, int]:
+def latency(seeds: int) -> tuple[float, float, float, int]:
     """p50, p99 and max CPU ms per snapshot over every family, and how many snapshots."""
     samples: list[float] = []
     for family in FAMILIES:
         for variant in VARIANTS:
             for seed in range(seeds):
                 scenario = generate(family, variant, f"bench-{seed}", 10, scan=(1, 3))
-                _stream_latency(name, scenario, samples)
+                _stream_latency(scenario, samples)
     return (_percentile(samples, 0.5), _percentile(samples, 0.99), max(samples), len(samples))
 
 
-def memory(name: str, moves: int = 500) -> tuple[int, float, int | None]:
-    """Moves played, peak traced memory (MB) and the most stories held at once (None
-    for the classic recogniser) over `moves` moves of games played back to back."""
+def memory(moves: int = 500) -> tuple[int, float, int]:
+    """Moves played, peak traced memory (MB) and the most stories held at once over
+    `moves` moves of games played back to back."""
     variant = get_variant("russian")
     rng = random.Random("bench-memory")
-    rec = recogniser_class(name)(Game(variant))
+    rec = Recogniser(Game(variant))
     played = 0
     now = 0.0
     tracemalloc.start()
@@ -113,22 +113,16 @@ def memory(name: str, moves: int = 500) -> tuple[int, float, int | None]:
         now += 2
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    beam = getattr(rec, "beam", None)
-    return played, peak / 1e6, None if beam is None else beam.most_held
+    return played, peak / 1e6, rec.most_held
 
 
 def run(seeds: int = 4) -> str:
-    rows = []
-    for name in RECOGNISERS:
-        p50, p99, worst, n = latency(name, seeds)
-        played, peak, held = memory(name)
-        rows.append(
-            f"| {name} | {n} | {p50:.3f} | {p99:.3f} | {worst:.1f} | {played} | {peak:.1f} | "
-            f"{'-' if held is None else held} |"
-        )
+    p50, p99, worst, n = latency(seeds)
+    played, peak, held = memory()
+    row = f"| {n} | {p50:.3f} | {p99:.3f} | {worst:.1f} | {played} | {peak:.1f} | {held} |"
     return "\n".join(
         [
-            "## Recognition: latency per snapshot and memory, both recognisers",
+            "## Recognition: latency per snapshot and memory",
             "",
             "Command: `make bench` (this section: `bench/recognition_bench.py`; alone:",
             "`python -m bench --only recognition`). Latency: every hand family of",
@@ -137,12 +131,12 @@ def run(seeds: int = 4) -> str:
             "`next_deadline`, in process CPU milliseconds. Target p99 under 5 ms here",
             "(about 50 ms estimated on a Pi Zero 2). Memory: humanised random Russian",
             "games played back to back on one recogniser (500 moves or more), peak traced",
-            "allocation; stories held: the most the explained recogniser held at once.",
+            "allocation; stories held: the most the recogniser held at once.",
             "",
-            "| recogniser | snapshots | p50 (ms) | p99 (ms) | max (ms) | moves | "
-            "peak memory (MB) | stories held |",
-            "|---|---|---|---|---|---|---|---|",
-            *rows,
+            "| snapshots | p50 (ms) | p99 (ms) | max (ms) | moves | peak memory (MB) | "
+            "stories held |",
+            "|---|---|---|---|---|---|---|",
+            row,
             "",
         ]
     )

@@ -1,7 +1,7 @@
 """LED hints: which role each square plays, filtered by the hint level, then coloured.
 
 The recogniser decides *roles* from the same sets it uses to accept moves, so
-what is lit and what is accepted never disagree (host/recognition/guidance.py says which
+what is lit and what is accepted never disagree (host/recognition/lights.py says which
 role each state lights). This module owns the small policy around them: role
 precedence (one role per square), blinking, the hint level, the end-of-game
 patterns, and colours.

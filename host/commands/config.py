@@ -5,7 +5,9 @@ runs (as the service's user) before it writes the unit: it lists every
 error in one pass, one per line, each naming the file, the key, the value and
 what is wrong (bad values, then the checks across settings, then the folders
 and files the settings name, for the user running it), and exits with status
-2 if there is any, so a board is never started half-configured.
+2 if there is any, so a board is never started half-configured. A key an
+earlier version read and that does nothing now is no error: it is named, with
+why it is ignored, and the check still passes.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from host.config import (
     check_files,
     config_files,
     default_config_path,
+    ignored_settings,
     load_config,
     system_config_path,
 )
@@ -54,6 +57,8 @@ def check(file: Path | None, config: str | None) -> int:
     if not paths:
         print("No config file: the defaults are in force.")
         return 0
+    for note in ignored_settings(paths):
+        print(str(note), file=sys.stderr)
     errors = check_files(paths)
     for error in errors:
         print(str(error), file=sys.stderr)

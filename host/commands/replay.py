@@ -16,7 +16,6 @@ from engine import FenError
 from host.clock.control import parse_time_control
 from host.commands._engine_args import add_variant_argument, variant_from
 from host.errors import UserError
-from host.explanation import RECOGNISERS
 from host.streams.replay import replay
 
 
@@ -53,13 +52,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "5+3/2+3 for White then Black); each move record gets both clocks after it (ms), "
         "and a flag fall is an outcome with reason \"time\"",
     )
-    parser.add_argument(
-        "--recogniser",
-        choices=RECOGNISERS,
-        default=RECOGNISERS[0],
-        help="how hands are read: classic (its proven rules) or explained (the switch "
-        "history explained by hand actions, docs/play.md); default %(default)s",
-    )
     parser.set_defaults(func=run)
 
 
@@ -75,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
         "notices": args.notices,
         "hint_level": args.hints,
         "touch_move": args.touch_move,
-        "recogniser": args.recogniser,
         "clock": parse_time_control(args.clock),
     }
     try:

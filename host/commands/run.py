@@ -39,6 +39,7 @@ from host.config import (
     check_files,
     config_files,
     flag_values,
+    ignored_settings,
     load_config,
 )
 from host.errors import UserError, exit_status_help
@@ -132,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, config: Config) -> int:
     problems = setup_logging(config)
+    for note in ignored_settings(config_files(args.config)):
+        log.warning("config: %s", note)
     explicit = args.setting_variant is not None
     config = variant_to_play(config, explicit=explicit, resume=not args.new)
     start = _start_position(config, args.fen)

@@ -13,7 +13,9 @@ The package, one job per module:
   each is checked and how what it allows is worded.
 - `paths`: where the system file, the user's file and the data folder live.
 - `layering`: reading the files and flags in layers (system, then `--config`
-  or the user's file, then flags), every error collected (`ConfigError`).
+  or the user's file, then flags), every error collected (`ConfigError`); keys
+  an earlier version read (`RETIRED`) are accepted, ignored and reported
+  (`ignored_settings`).
 - `places`: the folders and files a board needs on disk, checked for the user
   who runs it (`place_errors`: `config --check` and `run` at start).
 - `flags`: a command-line flag per setting.
@@ -43,6 +45,7 @@ from host.config.layering import (
     config_files,
     config_sources,
     cross_check,
+    ignored_settings,
     load_config,
     parse_values,
     place_errors,
@@ -61,6 +64,7 @@ from host.config.settings import (
     HINT_LEVELS,
     LANGUAGES,
     LOG_LEVELS,
+    RETIRED,
     SETTING_BY_KEY,
     SETTINGS,
     BroadcastConfig,
@@ -78,6 +82,7 @@ __all__ = [
     "HINT_LEVELS",
     "LANGUAGES",
     "LOG_LEVELS",
+    "RETIRED",
     "SETTINGS",
     "SETTING_BY_KEY",
     "SYSTEM_CONFIG",
@@ -97,6 +102,7 @@ __all__ = [
     "config_files",
     "config_sources",
     "cross_check",
+    "ignored_settings",
     "default_config_path",
     "default_data_dir",
     "flag_values",

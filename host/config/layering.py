@@ -32,7 +32,14 @@ from typing import Any
 
 from host.config.kinds import Invalid, parse_colour, shown
 from host.config.paths import default_config_path, default_data_dir, system_config_path
-from host.config.settings import ALIASES, DEFAULT_COLOURS, SETTING_BY_KEY, SETTINGS, Config
+from host.config.settings import (
+    ALIASES,
+    DEFAULT_COLOURS,
+    RETIRED,
+    SETTING_BY_KEY,
+    SETTINGS,
+    Config,
+)
 from host.errors import UserError
 
 #: the source named in errors about flags
@@ -59,13 +66,22 @@ class ConfigError:
 
 
 def parse_values(
-    data: Mapping[str, Any], source: str, base: Path | None, errors: list[ConfigError]
+    data: Mapping[str, Any],
+    source: str,
+    base: Path | None,
+    errors: list[ConfigError],
+    ignored: list[ConfigError] | None = None,
 ) -> dict[str, Any]:
     """Validate one layer (a TOML table or the flags) into {key: value}; bad keys are left
-    out and reported in `errors`, every one of them."""
+    out and reported in `errors`, every one of them. A retired key (settings.RETIRED) is
+    no error: it is left out too, and reported in `ignored` (when given)."""
     values: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = ALIASES.get(raw_key, raw_key)
+        if key in RETIRED:
+            if ignored is not None:
+                ignored.append(ConfigError(source, raw_key, value, RETIRED[key]))
+            continue
         setting = SETTING_BY_KEY.get(key)
         if source == FLAGS and setting is not None:
             raw_key = "--colour" if key == "colours" else setting.flag
@@ -111,8 +127,11 @@ def _parse_colours(
     return out
 
 
-def read_file(path: Path, errors: list[ConfigError]) -> dict[str, Any]:
-    """One file's valid settings; every problem (unreadable, not TOML, bad keys) in `errors`."""
+def read_file(
+    path: Path, errors: list[ConfigError], ignored: list[ConfigError] | None = None
+) -> dict[str, Any]:
+    """One file's valid settings; every problem (unreadable, not TOML, bad keys) in `errors`,
+    every retired key in `ignored`."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -126,7 +145,17 @@ def read_file(path: Path, errors: list[ConfigError]) -> dict[str, Any]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         errors.append(ConfigError(str(path), None, None, f"not valid TOML: {error}"))
         return {}
-    return parse_values(data, str(path), path.parent, errors)
+    return parse_values(data, str(path), path.parent, errors, ignored)
+
+
+def ignored_settings(paths: Iterable[Path]) -> list[ConfigError]:
+    """The retired keys these files still hold (settings.RETIRED): accepted and ignored,
+    each with why, for the owner to be told. Unreadable files are `check_files`'s to
+    report."""
+    ignored: list[ConfigError] = []
+    for path in paths:
+        read_file(path, [], ignored)
+    return ignored
 
 
 def config_files(path: Path | str | None = None) -> list[Path]:

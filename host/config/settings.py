@@ -160,13 +160,6 @@ SETTINGS: tuple[Setting, ...] = (
         "false",
     ),
     Setting(
-        "recogniser",
-        Choice(("classic", "explained")),
-        "how the board reads hands: classic (its proven rules) or explained (the switch "
-        "history explained by hand actions, docs/play.md)",
-        '"classic"',
-    ),
-    Setting(
         "computer_level",
         Number(COMPUTER_LEVELS.start, COMPUTER_LEVELS.stop - 1, integer=True),
         'the level of a side set to plain "computer" (1 beginner to 4 strongest)',
@@ -233,6 +226,13 @@ SETTINGS: tuple[Setting, ...] = (
 SETTING_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 #: other spellings a file may use for a key
 ALIASES = {"colors": "colours"}
+#: keys an earlier version read that do nothing now, with why: a file that still has
+#: one is accepted (a board is never refused for a key it was once told to write),
+#: and the owner is told once, by `config --check` and in `run`'s log
+RETIRED = {
+    "recogniser": "ignored: the board has one way of reading hands now (docs/play.md); "
+    "remove this line",
+}
 
 
 @dataclass(frozen=True)
@@ -261,8 +261,6 @@ class Config:
     #: club play (FMJD touch-move): a piece released on a legal square has moved.
     #: Off (home play): a move whose piece goes on before the opponent acts is re-read.
     touch_move: bool = False
-    #: which recogniser reads the hands (host/explanation/__init__.py: RECOGNISERS)
-    recogniser: str = "classic"
     computer_level: int = 2
     # who plays each side (host/players.py): "human", "computer" or "computer:N"
     white: str = "human"

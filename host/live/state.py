@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import get_variant
 from host.live.put_right import put_right_steps
+from host.recognition.view import capturable, landed_capture
 from host.records.journal import result_text
 from host.session import Session
 from host.voice.announce import Announcement
@@ -73,7 +74,7 @@ def game_state(session: Session) -> dict[str, Any]:
         "said": [said(item) for item in session.recent],
         "mistake": session.mistake(),
         "underway": underway(session),
-        "capturable": sorted(rec.turn.capturable) if rec.outcome is None else [],
+        "capturable": sorted(capturable(rec)),
         "put_right": put_right(session, session.pieces()) if rec.correcting else None,
         # both clocks (host/clock/keeper.py `GameClock.state`), None in an untimed game,
         # with the seconds at which low time is warned of
@@ -128,19 +129,12 @@ def _plain(value: object) -> object:
 def underway(session: Session) -> dict[str, Any] | None:
     """A capture whose piece has landed, with captured pieces still to take off: its
     text and those squares (what the status says while the lights ask for them)."""
-    rec = session.recogniser
-    reading = rec.reading
-    if rec.outcome is not None or reading.kind not in ("final", "progress"):
+    landed = landed_capture(session.recogniser)
+    if landed is None:
         return None
-    landed = reading.landed()
-    if len(landed) != 1 or not landed[0].captures:
-        return None
-    move = landed[0]
-    left = sorted(move.captures & rec.sensed)
-    if not left:
-        return None
+    move = landed.move
     return {"move": session.game.position.move_text(move), "from": move.origin,
-            "to": move.destination, "remove": left}
+            "to": move.destination, "remove": sorted(landed.left)}
 
 
 def put_right(session: Session, pieces: Mapping[int, str]) -> list[dict[str, Any]]:

@@ -1,23 +1,10 @@
-"""Recognition: turning the switches' boards into moves, as real hands make them.
+"""Recognition as explanation: the switch history explained by hand actions.
 
-`Recogniser` (recogniser.py) is the one entry point; the rest are its rooms:
-
-- turn_boards.py: which boards a turn can pass through (matching boards to moves);
-- reading.py: which reading of the sensed board holds as the hands go on;
-- turn_evidence.py: what the hands did this turn and what it proves;
-- finished.py: whether a move's piece stopped where it was seen, for a reply to
-  answer it;
-- still_board.py and hand_paths.py: two plies on a still board, and the squares
-  a piece passes on its way;
-- timers.py and timing.py: what is due when the board stays still, and how long;
-- moves.py and reread.py: committing, correcting and re-reading moves;
-- piece_identity.py: which piece (colour, king or man) may stand where;
-- lights.py and guidance.py: what the LEDs show, and how to put a board right;
-- events.py: what the recogniser reports to the session.
-
-docs/play.md says what the board does for each kind of hand.
+`Recogniser` (recogniser.py) keeps a small set of stories (story.py) that explain
+every switch change since the last certain position by what hands do (lifts.py,
+places.py, turns.py), each with a cost from its timing and plausibility
+(costs.py: the one place where human timing enters). It commits the plies every
+story within a margin of the best agrees on (verdict.py) and lights the LEDs from
+the best one (lights.py). What it reports is an `Event` (events.py); a piece is
+written as codes.py says. docs/play.md describes the model on one page.
 """
-
-from host.recognition.recogniser import Recogniser
-
-__all__ = ["Recogniser"]

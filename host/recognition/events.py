@@ -1,8 +1,7 @@
 """What the recogniser reports: one `Event` per thing that happened.
 
-Its own module because every part of the recogniser (host/recognition/recogniser.py and the
-recognition_* modules mixed into it) makes events, and the session, the replay
-and the tests read them.
+Its own module because the recogniser makes events in several of its parts, and
+the session, the clock, the replay and the tests read them.
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ from host.clock.keeper import GameClock
 from host.clock.model import Lap
 from host.config import HINT_LEVELS, LANGUAGES, Config
 from host.errors import UserError
-from host.explanation import recogniser_class
 from host.hints import Hint
 from host.live.bus import Listener, UpdateBus
 from host.players import computer_levels
@@ -142,13 +141,10 @@ class Session(BoardCommands, EventHandling, Leds):
         self._redraw(now)
 
     def _recogniser(self, game: Game, now: float) -> Recogniser:
-        """A recogniser of the kind the config names (`recogniser`) for `game` (the
-        explained one answers the same calls)."""
-        kind = recogniser_class(self.config.recogniser)
-        rec: Recogniser = kind(
+        """The recogniser for `game`, with the session's hint level and touch-move rule."""
+        return Recogniser(
             game, hint_level=self.hint_level, start=now, touch_move=self.config.touch_move
         )
-        return rec
 
     def _set_aside(self, record: JournalGame) -> None:
         """An unfinished game of another variant: saved with result `*`, said, not resumed

@@ -18,7 +18,8 @@ from typing import Any
 
 from host.clock.keeper import GameClock
 from host.players import pdn_tags, resolved
-from host.recognition.recogniser import Event
+from host.recognition.events import Event
+from host.recognition.view import board_is_wrong
 from host.records.games import save_game
 from host.records.journal import result_text
 from host.voice.announce import Announcement
@@ -106,7 +107,7 @@ class EventHandling:
         """Why the board is no move, when one piece went where it cannot (the engine's
         reason as code and params, host/voice/move_reasons.py), else None."""
         rec = self.recogniser
-        if rec.outcome is not None or rec.reading.kind != "unknown":
+        if not board_is_wrong(rec):
             return None
         error = board_mistake(rec.game.position, rec.expected, rec.sensed - rec.lingering)
         return None if error is None else {"code": error.code, "params": dict(error.params)}

@@ -24,9 +24,9 @@ from engine import Game, Position, Variant
 from host.clock.control import TimeControl
 from host.clock.keeper import GameClock
 from host.errors import UserError
-from host.explanation import recogniser_class
 from host.hints import Hint
-from host.recognition.recogniser import Event, Recogniser
+from host.recognition.events import Event
+from host.recognition.recogniser import Recogniser
 from host.streams.bounce import without_bounce
 
 #: the live session's tick when it plays a script (host/streams/events.py);
@@ -150,10 +150,8 @@ def replay(
     touch_move: bool = False,
     clock: TimeControl | None = None,
     clock_warnings: tuple[float, ...] = (),
-    recogniser: str = "classic",
 ) -> Recogniser:
-    """Run the stream; `output` receives each JSON record. Returns the final recogniser
-    (`recogniser`: which one, see host/explanation/__init__.py).
+    """Run the stream; `output` receives each JSON record. Returns the final recogniser.
 
     With `clock`, the game is timed on the replay's simulated clock: the side to move's
     time starts at the first switch change, each move record carries both clocks after
@@ -162,7 +160,7 @@ def replay(
     A malformed line raises `UserError` after the lines before it were replayed and the
     clock ran on (their moves are output first)."""
     position = Position.from_fen(fen, variant) if fen else variant.initial_position()
-    rec = recogniser_class(recogniser)(
+    rec = Recogniser(
         Game(variant, position), hint_level=hint_level, start=0.0, touch_move=touch_move
     )
     timer = GameClock(clock, clock_warnings)

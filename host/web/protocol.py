@@ -17,7 +17,7 @@ from host.config import HINT_LEVELS, LANGUAGES
 from host.errors import UserError
 from host.live.runtime import Control, Hands
 from host.players import ALLOWED, PlayerError, parse_player
-from host.recognition.piece_identity import CODES as PIECES
+from host.recognition.codes import CODES as PIECES
 
 #: the largest request body or socket message accepted (a real one is under 200 bytes)
 MAX_BODY = 4096

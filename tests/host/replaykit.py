@@ -7,28 +7,23 @@ from typing import Any
 
 from engine import VARIANTS as ENGINE_VARIANTS
 from engine import Position, get_variant
-from host.explanation import RECOGNISERS, recogniser_class
+from host.recognition.recogniser import Recogniser
 from host.streams.replay import replay
 
 VARIANTS = list(ENGINE_VARIANTS)
-
-#: the recogniser the helpers drive (the conftest fixture `each_recogniser` runs a
-#: module's tests once with each of RECOGNISERS)
-RECOGNISER = RECOGNISERS[0]
 
 
 def run(variant: str, events: list[dict], fen: str | None = None, **kw) -> list[dict]:
     """Replay `events` with LED frames and notices; the output records, in order."""
     out: list[dict] = []
     lines = (json.dumps(e) for e in events)
-    kw.setdefault("recogniser", RECOGNISER)
     replay(get_variant(variant), lines, out.append, fen=fen, leds=True, notices=True, **kw)
     return out
 
 
-def make_recogniser(*args: Any, **kw: Any) -> Any:
-    """A recogniser of the kind the helpers drive (see RECOGNISER)."""
-    return recogniser_class(RECOGNISER)(*args, **kw)
+def make_recogniser(*args: Any, **kw: Any) -> Recogniser:
+    """The board's recogniser, made as the session makes it."""
+    return Recogniser(*args, **kw)
 
 
 def moves(out: list[dict]) -> list[dict]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from engine import get_variant
 from host.clock.control import parse_time_control
 from host.config import Config
+from host.recognition.costs import SETTLE
 from host.session import Session
 from host.streams.events import run_stream
 from host.streams.replay import replay
@@ -243,13 +244,15 @@ def test_a_take_back_after_the_flag_reopens_the_game_and_its_clocks(tmp_path: Pa
 def test_a_piece_put_down_again_before_the_reply_is_the_moves_finish() -> None:
     """Black's piece lands (1.5 s), the board proves the move (1.75 s), Black adjusts it
     (lifted at 2.5 s, down again at 2.7 s) before White touches anything: the move was
-    finished at 2.7 s, and the replay says so with both clocks charged again."""
+    finished at 2.7 s, and the replay says so, once the piece has stood SETTLE there (it
+    might have been going on), with both clocks charged again."""
     events = [*quiet(1000, 11, 1500, 15), {"t": 2500, "lift": 15}, {"t": 2700, "place": 15},
               *quiet(4000, 22, 4500, 18)]
     out = replayed(events, "1+2")
     first, again, second = [r for r in out if "clock" in r]
     assert first["clock"] == {"white": 60000, "black": 61500}
-    assert again == {"t": 2700, "ply": 1, "clock": {"white": 60000, "black": 60300}}
+    assert again == {"t": 2700 + int(SETTLE * 1000), "ply": 1,
+                     "clock": {"white": 60000, "black": 60300}}
     assert second["clock"] == {"white": 60200, "black": 60300}  # White: 2.7 to 4.5 s
 
 

@@ -12,7 +12,6 @@ import json
 import os
 
 import pytest
-import replaykit
 from hands import Scenario, generate, judge
 from hands.families import followed
 
@@ -26,7 +25,6 @@ SEEDS = [f"clock-{n}" for n in range(int(os.environ.get("CLOCK_STREAMS", "2")))]
 VARIANTS = ("brazilian", "international", "russian", "english")
 CONTROL = parse_time_control("90+5")  # long enough that no flag falls
 
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 
 def charged(records: list[dict]) -> list[tuple[str, int]]:
@@ -96,7 +94,6 @@ def test_each_move_is_charged_from_finish_to_finish(family: str, timing: str) ->
                 touch_move=scenario.touch_move,
                 notices=True,
                 clock=CONTROL,
-                recogniser=replaykit.RECOGNISER,
             )
             if not judge(scenario, out).clean:
                 continue
@@ -134,8 +131,7 @@ def test_the_recorded_stream_charges_every_millisecond_once() -> None:
 
     def run() -> list[dict]:
         out: list[dict] = []
-        replay(variant, (json.dumps(e) for e in events), out.append, clock=CONTROL,
-               recogniser=replaykit.RECOGNISER)
+        replay(variant, (json.dumps(e) for e in events), out.append, clock=CONTROL)
         return out
 
     out = run()

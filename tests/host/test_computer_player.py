@@ -1,9 +1,9 @@
 """The computer opponent at the table: its move lit and announced, carried out by a hand,
 nothing else accepted for it, hints, and every search stopped when the game moves on.
 
-The recogniser's hook (`Recogniser.allow_only`) is tested on its own first, so it can
-be carried over to another recogniser; then the whole flow through the live runtime on
-the simulator (real switches' debouncer, real settle timers, the real search worker)."""
+The recogniser's hook (`Recogniser.allow_only`) is tested on its own first; then the
+whole flow through the live runtime on the simulator (real switches' debouncer, real
+settle timers, the real search worker)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-import host.recognition.recogniser as recogniser_module
 from engine import Game, Move, Position, get_variant
 from host.computer.opponent import Opponent
 from host.computer.player import ComputerPlayer
 from host.config import Config
 from host.live.board import LiveBoard
 from host.live.runtime import Control, Hands, Refused, Runtime
-from host.recognition.recogniser import GRACE, SETTLE, Recogniser
+from host.recognition.costs import GRACE, SETTLE
+from host.recognition.recogniser import Recogniser
 from host.records.games import pdn_text
 from host.session import Session
 from host.voice.announce import Announcer
@@ -198,9 +198,8 @@ def test_the_computer_plays_both_sides(tmp_path: Path) -> None:
 
 
 def test_another_move_carried_out_for_the_computer_is_refused_and_guided(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(recogniser_module, "GRACE", 0.3)
     runtime = runtime_for(tmp_path, white="computer:1", black="human")
     session = runtime.session
 

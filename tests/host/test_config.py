@@ -193,7 +193,6 @@ def test_every_setting_has_a_flag_on_run(tmp_path: Path) -> None:
         "gestures": None,
         "gesture_hold": ("3.5", 3.5),
         "touch_move": None,
-        "recogniser": ("explained", "explained"),
         "computer_level": ("3", 3),
         "white": ("Computer", "computer"),
         "black": ("computer:4", "computer:4"),

@@ -17,10 +17,12 @@ from hardware.board import open_board
 from hardware.layout import load_layout
 from host.config import DEFAULT_COLOURS, Config
 from host.gestures.commands import AWAY, MENU_TIMEOUT, GestureDetector, start_menu
-from host.recognition.recogniser import GRACE, Recogniser
+from host.recognition.costs import GRACE
+from host.recognition.recogniser import Recogniser
 from host.records.journal import Journal
 from host.session import Session
 from host.squares import SquareMap
+from host.streams.bounce import without_bounce
 from host.streams.events import run_stream
 from host.streams.replay import apply, parse_events
 from host.voice.announce import Announcer
@@ -341,7 +343,9 @@ def test_no_command_after_the_end_or_with_gestures_off(tmp_path: Path) -> None:
 
 def lockstep(variant_name: str, events: list[dict]) -> tuple[list[str], list[str]]:
     """Replay events through the recogniser and the gesture detector together, as the
-    session runs them, firing every timer of either; returns (FENs committed, gestures)."""
+    session runs them (switch bounce dropped first, as the board's debouncer and
+    `run --events` drop it), firing every timer of either; returns (FENs committed,
+    gestures)."""
     variant = get_variant(variant_name)
     rec = Recogniser(Game(variant))
     det = GestureDetector(variant)
@@ -368,7 +372,7 @@ def lockstep(variant_name: str, events: list[dict]) -> tuple[list[str], list[str
             if (rec.next_deadline(), det.next_deadline()) == before:
                 return
 
-    for event in parse_events((json.dumps(e) for e in events), variant):
+    for event in without_bounce(parse_events((json.dumps(e) for e in events), variant)):
         run_until(event.t)
         occupied = apply(occupied, event)
         feed(event.t / 1000)

@@ -7,10 +7,7 @@ variant and seed named in the test, cut to the moves that matter
 
 from __future__ import annotations
 
-import pytest
 from replaykit import fens, moves, notices, run
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 BRAZILIAN_PUT_BACK = "B:W10,16,27,29,31:B5,12,K21"
 

@@ -7,10 +7,7 @@ family, variant and seed named in the test, cut to the moves that matter.
 
 from __future__ import annotations
 
-import pytest
 from replaykit import fens, moves, notices, run
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 RUSSIAN_KINGS = "W:WK12,K21:B3,5,9,10,11,17,22,23,24,K30,K32"
 

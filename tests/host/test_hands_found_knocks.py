@@ -8,10 +8,7 @@ prove a move; test_hands_found_captures.py: captures and kings on the way).
 
 from __future__ import annotations
 
-import pytest
 from replaykit import fens, moves, notices, run
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 
 def test_a_knocked_piece_on_the_moves_square_is_no_move_for_a_reply_to_prove() -> None:

@@ -7,10 +7,7 @@ test_hands_found_knocks.py: knocks and touches that look like moves).
 
 from __future__ import annotations
 
-import pytest
 from replaykit import fens, moves, notices, run
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 RUSSIAN = "W:WK3,21,23,24,25,26,27,28,30,31:B1,2,4,8,15,16,20"
 

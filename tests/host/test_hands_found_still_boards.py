@@ -1,16 +1,13 @@
 """Hands the long soak found (issue 7) where only the board standing still tells what
 was played: plies the hands finished without waiting for the board, read from the
-order in which squares emptied and filled (host/recognition/still_board.py). Each
+order in which squares emptied and filled (the stories of host/recognition/). Each
 stream is the one `python -m hands` generated for the family, variant and seed named
 in the test, cut to the moves that matter.
 """
 
 from __future__ import annotations
 
-import pytest
 from replaykit import fens, moves, notices, run
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 PORTUGUESE_TRADE = "W:W2,5,6,18,21:B8,15,16,25,27,28,32"
 

@@ -16,13 +16,11 @@ from engine import get_variant
 from host.cli import main
 from host.config import Config, load_config
 from host.errors import UserError
-from host.recognition.recogniser import GRACE
+from host.recognition.costs import GRACE
 from host.records.journal import Journal
 from host.session import Session
 from host.streams.events import run_stream
 from host.voice.announce import Announcer
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 GOES_ON = [
     {"t": 100, "lift": 22},

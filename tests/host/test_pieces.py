@@ -7,6 +7,7 @@ landed, some before and some after), and the capturer must keep its colour.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,9 @@ import replaykit
 
 from engine import Game, Position, get_variant
 from host.config import Config
+from host.recognition.costs import BEAM
 from host.session import Session
 from host.voice.announce import Announcer
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 # White's man on c3 (22) takes d4 (18) and f6 (11), landing on g7 (8); Black to answer.
 CAPTURE = "W:W22,30,31:B18,11,2,4"
@@ -133,9 +133,40 @@ def test_a_piece_on_a_wrong_square_keeps_its_colour_across_a_turn() -> None:
     assert hands.rec.pieces()[18] == "W"
 
 
+def test_a_captured_piece_knocked_off_and_put_back_is_that_piece_again() -> None:
+    # White's king on 2 may take 7; its hand knocks Black's man off 16 and puts it back
+    # while the king is in the air, then the king lands on 11. The man on 16 is Black's
+    # (not the king put down there with a man fetched for 11), and the king is the king.
+    hands = Hands("W:WK2:B7,16")
+    hands.lift(2)
+    hands.lift(16)
+    hands.place(16)
+    hands.place(11)
+    assert hands.rec.pieces() == {7: "B", 11: "WK", 16: "B"}
+    hands.lift(7)
+    hands.wait(2.0)
+    assert hands.rec.pieces() == {11: "WK", 16: "B"}
+
+
+def test_a_board_in_chaos_keeps_the_stories_bounded() -> None:
+    # Hands no game has: a piece off and a piece on in a scan, anywhere, for 150 scans.
+    # However many explanations each change opens, the recogniser keeps at most BEAM of
+    # them from one scan to the next (its memory on a Pi Zero 2).
+    variant = get_variant("brazilian")
+    rec = replaykit.make_recogniser(Game(variant), start=0.0)
+    rng = random.Random("chaos")
+    on = set(variant.initial_position().occupied())
+    for scan in range(150):
+        lifted = set(rng.sample(sorted(on), min(len(on), rng.randint(0, 1))))
+        empty = sorted(set(range(1, variant.num_squares + 1)) - on)
+        placed = set(rng.sample(empty, min(len(empty), rng.randint(0, 1))))
+        on = (on - lifted) | placed
+        rec.observe(0.02 * (scan + 1), frozenset(on))
+        assert len(rec.beam.stories) <= BEAM
+
+
 def config(tmp_path: Path) -> Config:
-    return Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False,
-                  recogniser=replaykit.RECOGNISER)
+    return Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False)
 
 
 def test_the_session_draws_what_recognition_says_and_a_spare_as_told(tmp_path: Path) -> None:

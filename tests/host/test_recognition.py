@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from replaykit import frame_at, moves, role, run
 
 from engine import Game, Position, get_variant
-from host.recognition.recogniser import HOLD
+from host.recognition.costs import HOLD
 from tests.paths import SHARED
-
-pytestmark = pytest.mark.usefixtures("each_recogniser")
 
 
 def after(variant: str, fen: str, text: str) -> str:

@@ -19,8 +19,6 @@ from replaykit import VARIANTS, fens, frame_at, moves, role, run
 from engine import Position, get_variant
 from host.cli import main
 
-pytestmark = pytest.mark.usefixtures("each_recogniser")
-
 
 def alarms(out: list[dict]) -> list[dict]:
     return [r for r in out if r.get("notice") == "illegal-board" or "takeback" in r]

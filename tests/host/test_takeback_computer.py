@@ -17,8 +17,7 @@ from engine.search.api import Analysis
 from host.computer.opponent import ComputerMove, SearchJob
 from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.recognition.recogniser import GRACE, SETTLE
-from host.recognition.timing import SLIDE
+from host.recognition.costs import GRACE, SETTLE, SLIDE
 from host.session import Session
 from host.voice.announce import Announcer
 

@@ -21,7 +21,7 @@ from conftest import BoardServer
 from engine import get_variant
 from firmware.settings import KEEPALIVE_INTERVAL
 from hardware import wire
-from host.recognition.timing import SLIDE
+from host.recognition.costs import SLIDE
 
 #: a hand's pace between lifting a piece and putting it down: far longer than a push
 #: (the recogniser reads a landing within SLIDE of the lift as a knock, never a move)

@@ -10,7 +10,6 @@ import sys
 import time
 
 from engine import VARIANTS
-from host.explanation import RECOGNISERS
 
 from .families import FAMILIES
 from .score import soak, table
@@ -38,12 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--timing", choices=sorted(PROFILES), default="model",
-        help="the hands' durations: the model's (derived in part from the recogniser's "
-        "constants) or measured human ones (hands/timing.py names the sources)",
-    )
-    parser.add_argument(
-        "--recogniser", choices=RECOGNISERS, default=RECOGNISERS[0],
-        help="which recogniser replays the streams (default: %(default)s)",
+        help="the hands' durations: the model pace (the families' own, some ranges just "
+        "under bounds the board was first tuned to) or measured human ones (hands/timing.py "
+        "names the sources)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list failures")
     args = parser.parse_args(argv)
@@ -61,7 +57,6 @@ def main(argv: list[str] | None = None) -> int:
         scan=tuple(args.scan),
         bounce=args.bounce,
         timing=args.timing,
-        recogniser=args.recogniser,
     )
     print(table(tallies))
     print(f"\n{time.monotonic() - began:.1f} s", file=sys.stderr)

@@ -11,11 +11,10 @@ from collections.abc import Callable, Iterator
 
 from engine import Move, Position
 from engine.position import Piece
-from host.recognition.timing import GRACE
 
 from .driver import Driver
 from .table import Table
-from .timing import MARGIN, SCAN_MAX
+from .timing import ALARM_AFTER, MARGIN, SCAN_MAX
 
 __all__ = ["MARGIN", "SCAN_MAX"]  # (and the helpers below)
 
@@ -115,7 +114,7 @@ def wrong_then_back(d: Driver, piece: Piece, wrong: int, home: int) -> None:
     meanwhile."""
     t = d.table
     start = t.t
-    t.wait(in_ms(GRACE) + MARGIN + 100, in_ms(GRACE) + 3000)
+    t.wait(in_ms(ALARM_AFTER) + MARGIN + 100, in_ms(ALARM_AFTER) + 3000)
     t.lift(wrong)
     t.wait(150, 500)
     t.place(home, piece)

@@ -4,7 +4,6 @@ on a square and go on (touch-move off and on)."""
 from __future__ import annotations
 
 from engine import Move
-from host.recognition.timing import CALM, GRACE, HOLD, SETTLE
 
 from .driver import Driver
 from .habits import (
@@ -18,11 +17,12 @@ from .habits import (
 )
 from .moves import Hooks, Style
 from .positions import find, partial_finals, rest_stops
+from .timing import ALARM_AFTER, GRAZE_UNDER, PASSING_UNDER, TOUCH_UNDER
 
 
 def held_wrong(d: Driver, plies: int) -> None:
     """A piece held on a wrong square for 0.3 to 3 s, then moved on: an illegal square
-    (no alarm before the grace period) or another legal destination (committed, then
+    (no alarm before ALARM_AFTER) or another legal destination (committed, then
     re-read when it goes on; with touch-move on, see `touch_move_club`)."""
     for _ in range(plies):
         move = d.choose(prefer=lambda m: not m.captures)
@@ -36,7 +36,7 @@ def held_wrong(d: Driver, plies: int) -> None:
             hold = d.rng.uniform(300, 1500)
         elif wrong and d.rng.random() < 0.8:
             w = d.rng.choice(wrong)
-            hold = d.rng.uniform(300, in_ms(GRACE) - MARGIN - 50)
+            hold = d.rng.uniform(300, in_ms(ALARM_AFTER) - MARGIN - 50)
         else:
             d.play(move)
             d.pause()
@@ -70,10 +70,10 @@ def blitz(d: Driver, plies: int) -> None:
         d.table.wait(0, 0) if d.rng.random() < 0.25 else d.table.wait(*d.timing.blitz_reply)
 
 def thresholds(d: Driver, plies: int) -> None:
-    """Timings just on the quiet side of every threshold: a legal final board brushed for
-    just under the settle time and under 200 ms, an illegal square held just under the
-    grace period, the position before the last move shown just under the calm time, a
-    touch-down just under the hold time."""
+    """Timings just on the quiet side of every bound of the model pace (hands/timing.py):
+    a legal final board brushed for just under GRAZE_UNDER and under 200 ms, an illegal
+    square held just under ALARM_AFTER, the position before the last move shown just
+    under PASSING_UNDER, a touch-down just under TOUCH_UNDER."""
     for _ in range(plies):
         move = d.choose()
         if move is None:
@@ -83,7 +83,7 @@ def thresholds(d: Driver, plies: int) -> None:
         others = [m.destination for m in other_quiet(d, move)]
         if choice in ("settle", "transient") and others:
             ms = (
-                d.rng.uniform(in_ms(SETTLE) - MARGIN - 15, in_ms(SETTLE) - MARGIN)
+                d.rng.uniform(in_ms(GRAZE_UNDER) - MARGIN - 15, in_ms(GRAZE_UNDER) - MARGIN)
                 if choice == "settle"
                 else d.rng.uniform(200 - MARGIN - 15, 200 - MARGIN + 10)
             )
@@ -91,10 +91,10 @@ def thresholds(d: Driver, plies: int) -> None:
             hooks.in_air.append(lambda t, sq=w, ms=ms: (t.brush(sq, ms), t.wait(60, 200)))
         elif choice == "grace" and wrong_squares(d, move):
             w = d.rng.choice(wrong_squares(d, move))
-            hold = d.rng.uniform(in_ms(GRACE) - MARGIN - 40, in_ms(GRACE) - MARGIN)
+            hold = d.rng.uniform(in_ms(ALARM_AFTER) - MARGIN - 40, in_ms(ALARM_AFTER) - MARGIN)
             hooks.in_air.append(rest_on(d, w, hold, move.origin))
         elif choice == "hold":
-            touch_time = (in_ms(HOLD) - MARGIN - 30, in_ms(HOLD) - MARGIN)
+            touch_time = (in_ms(TOUCH_UNDER) - MARGIN - 30, in_ms(TOUCH_UNDER) - MARGIN)
             d.play(move, Style(touch=1.0, touch_time=touch_time))
             d.pause()
             continue
@@ -106,7 +106,7 @@ def thresholds(d: Driver, plies: int) -> None:
             piece = d.table.lift(move.destination)
             d.table.wait(150, 400)
             d.table.place(move.origin, piece)
-            d.table.wait(in_ms(CALM) - MARGIN - 40, in_ms(CALM) - MARGIN)
+            d.table.wait(in_ms(PASSING_UNDER) - MARGIN - 40, in_ms(PASSING_UNDER) - MARGIN)
             d.table.lift(move.origin)
             d.table.wait(150, 400)
             d.table.place(move.destination, piece)

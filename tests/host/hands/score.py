@@ -75,10 +75,10 @@ def generate(
 
 
 def run_scenario(
-    scenario: Scenario, *, touch_move: bool | None = None, recogniser: str = "classic"
+    scenario: Scenario, *, touch_move: bool | None = None
 ) -> list[dict]:
     out: list[dict] = []
-    options: dict = {"recogniser": recogniser}
+    options: dict = {}
     if "touch_move" in inspect.signature(replay).parameters:
         options["touch_move"] = scenario.touch_move if touch_move is None else touch_move
     replay(
@@ -159,10 +159,8 @@ def soak(
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
     timing: str = MODEL.name,
-    recogniser: str = "classic",
 ) -> dict[str, Tally]:
-    """Generate, replay and judge every (family, variant, seed); a tally per family
-    (`recogniser`: which one replays them, see host/explanation/__init__.py).
+    """Generate, replay and judge every (family, variant, seed); a tally per family.
 
     `touch_move` forces the setting: streams whose verdict depends on it (a piece that
     goes on) keep their own setting and are skipped when it is forced otherwise."""
@@ -180,7 +178,7 @@ def soak(
                     if scenario.corrections or scenario.touch_move:
                         continue
                     scenario.touch_move = touch_move
-                total.add(judge(scenario, run_scenario(scenario, recogniser=recogniser)))
+                total.add(judge(scenario, run_scenario(scenario)))
         tallies[family] = total
     return tallies
 

@@ -1,7 +1,7 @@
 """The stories kept: a small, bounded set of explanations of the switch history.
 
 Each change of the switches extends every story by every hand action that could
-cause it (host/explanation/lifts.py, places.py); stories that end up saying the
+cause it (host/recognition/lifts.py, places.py); stories that end up saying the
 same thing are merged (the cheaper kept); then only the cheapest are kept: at
 most BEAM, none more than DROP above the best. Changes seen in one scan happened
 in an order nobody knows: the orders that matter are tried (`_orders`).
@@ -9,23 +9,35 @@ in an order nobody knows: the orders that matter are tried (`_orders`).
 Costs move with time (a piece resting, a knocked piece not back): `next_change`
 says when the ranking may change if the board stays as it is, so the recogniser
 knows when to look again.
+
+The rules of a turn may change while hands are at it (a computer's move to carry
+out, or that restriction lifted): the beam keeps the stories it last started from
+and the changes since (at most HISTORY), so it can explain those same changes
+again under the new rules (`reexplain`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from itertools import permutations
 
-from host.explanation import costs
-from host.explanation.lifts import on_lift
-from host.explanation.places import on_place
-from host.explanation.story import Story
-from host.explanation.turns import Context
+from engine import Move
+from host.recognition import costs
+from host.recognition.lifts import on_lift
+from host.recognition.places import on_place
+from host.recognition.story import Story
+from host.recognition.turns import Context
 
 #: stories held at most part-way through one scan's changes
 WIDEST = 4 * costs.BEAM
 #: float slack when comparing times
 EPS = 1e-6
+#: changes kept to explain again (`reexplain`); past it, the stories stand as they are
+HISTORY = 64
+
+#: one scan's changes as the stories were extended by them
+Scan = tuple[float, frozenset[int], frozenset[int], Context]
 
 
 class Beam:
@@ -36,11 +48,18 @@ class Beam:
         #: the most stories held at once since the beam was made (a memory witness)
         self.most_held = len(self.stories)
         self._ranked: tuple[float, list[tuple[float, Story]]] | None = None
+        #: the stories last started from and the scans since (None: too many to keep)
+        self._base: list[Story] | None = list(self.stories)
+        self._since: list[Scan] = []
 
     def advance(
         self, now: float, lifted: frozenset[int], placed: frozenset[int], ctx: Context
     ) -> None:
         """Extend every story by one scan's changes."""
+        if self._base is not None and len(self._since) < HISTORY:
+            self._since.append((now, lifted, placed, ctx))
+        else:
+            self._base, self._since = None, []
         orders = [
             first + second
             for ups in _orders([(sq, True) for sq in sorted(lifted)])
@@ -89,12 +108,27 @@ class Beam:
     def keep(self, wanted: Callable[[Story], bool], now: float) -> None:
         """Keep only the stories `wanted` says (at least the best one)."""
         kept = [s for s in self.stories if wanted(s)]
-        self.replace(kept or [self.best(now)])
+        self.stories = kept or [self.best(now)]
+        self._ranked = None
 
     def replace(self, stories: Iterable[Story]) -> None:
+        """Start again from `stories` (what is certain now)."""
         self.stories = list(stories)
         self.most_held = max(self.most_held, len(self.stories))
         self._ranked = None
+        self._base, self._since = list(self.stories), []
+
+    def reexplain(self, allowed: frozenset[Move] | None) -> bool:
+        """Explain the scans since the stories last started again, the turn restricted
+        to `allowed` now: what the hands did is the same, what it may mean has changed.
+        False (nothing done) when more scans passed than HISTORY."""
+        if self._base is None:
+            return False
+        since = self._since
+        self.stories, self._since, self._ranked = list(self._base), [], None
+        for now, lifted, placed, ctx in since:
+            self.advance(now, lifted, placed, replace(ctx, allowed=allowed))
+        return True
 
     def next_change(self, now: float) -> float | None:
         """The earliest time after `now` when the ranking of the stories may change if

@@ -3,7 +3,7 @@
 `TurnRules` lists every legal path of the side to move (a multi-capture by
 different routes is several paths of one move) with what a hand does while
 playing it: the squares it lands on, the squares it passes over, the pieces it
-takes. Stories (host/explanation/story.py) ask it which paths are still possible
+takes. Stories (host/recognition/story.py) ask it which paths are still possible
 after the hand's actions so far. Made once per position and kept in a small cache:
 many stories share a position.
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine import Move
-from host.explanation.story import Story
+from host.recognition.story import Story
 
 
 def claims(story: Story) -> tuple[Move, ...]:

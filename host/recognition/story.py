@@ -9,7 +9,7 @@ still standing (forgotten, `lingering`) and what the story costs.
 
 Invariant: a story accounts for every sensed square. Its board (`occupied`) is
 exactly the switches' board; every change extends it by hand actions that keep
-that true (host/explanation/lifts.py, places.py). Which piece stands on a square
+that true (host/recognition/lifts.py, places.py). Which piece stands on a square
 (`piece_at`) follows from where the story says it came from: one truth for the
 lights, the page and the guidance.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from engine import Move, Position
 from engine.position import Piece
-from host.explanation.costs import TOGETHER, Term, in_air, lagged
+from host.recognition.costs import TOGETHER, Term, in_air, lagged
 
 #: why a piece is off its own square (besides the ply underway)
 TOUCH = "touch"  # lifted out of turn by a hand, to be put back

@@ -16,10 +16,10 @@ from functools import lru_cache
 
 from engine import Move
 from engine.position import Piece
-from host.explanation import costs
-from host.explanation.costs import Term
-from host.explanation.rules import Path, TurnRules, rules_for
-from host.explanation.story import TOUCH, Ply, Story, Underway
+from host.recognition import costs
+from host.recognition.costs import Term
+from host.recognition.rules import Path, TurnRules, rules_for
+from host.recognition.story import TOUCH, Ply, Story, Underway
 
 
 @dataclass(frozen=True)

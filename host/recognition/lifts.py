@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.position import Piece
-from host.explanation import costs
-from host.explanation.rules import geometry_for
-from host.explanation.story import CROWN, KNOCK, STRAY, TOUCH, Loose, Story, Underway
-from host.explanation.turns import (
+from host.recognition import costs
+from host.recognition.rules import geometry_for
+from host.recognition.story import CROWN, KNOCK, STRAY, TOUCH, Loose, Story, Underway
+from host.recognition.turns import (
     Context,
     compatible,
     crowned_on,

@@ -1,6 +1,6 @@
 """What each hand action costs: the one place where human timing enters recognition.
 
-A story (host/explanation/story.py) explains the switch history by hand actions;
+A story (host/recognition/story.py) explains the switch history by hand actions;
 its cost is how surprising those actions are, in units where two stories whose
 costs differ by less than MARGIN both still stand. A cost is roughly a negative
 log-likelihood: an action every hand makes costs nothing, a clumsy one a little,
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 # -- the scale ---------------------------------------------------------------------------
 
 #: two stories whose costs differ by less than this both stand: the plies they disagree
-#: on are not committed (host/explanation/verdict.py)
+#: on are not committed (host/recognition/verdict.py)
 MARGIN = 1.0
 #: a story costing this much more than the best is dropped (it could only come back
 #: through several surprises)
@@ -170,9 +170,10 @@ UNSEEN = 0.8
 #: Lifting a piece that has no legal move (the capture alert).
 IMMOVABLE = 0.4
 #: A hand that says which piece it puts down (the simulator's tray, the page's hand) is
-#: believed: a story with a piece of the other colour there costs as much as a wrong
-#: board (judgement).
-TOLD = WRONG
+#: believed: a story with a piece of the other colour there, or a man where it said a
+#: king, costs a margin more than a wrong board, so the piece said stands even where
+#: the only other story is a wrong board (judgement).
+TOLD = WRONG + MARGIN
 #: A piece that came down faster than a hand can carry it (see `carry_cost`): it was
 #: pushed, never carried, so no story of a move explains it (beyond a wrong board).
 TOO_FAST = WRONG + MARGIN

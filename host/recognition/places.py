@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.position import Piece
-from host.explanation import costs
-from host.explanation.rules import Path, geometry_for
-from host.explanation.story import (
+from host.recognition import costs
+from host.recognition.rules import Path, geometry_for
+from host.recognition.story import (
     CROWN,
     GUIDED,
     KNOCK,
@@ -34,7 +34,7 @@ from host.explanation.story import (
     Story,
     Underway,
 )
-from host.explanation.turns import (
+from host.recognition.turns import (
     Context,
     compatible,
     done_landings,
@@ -53,10 +53,16 @@ def on_place(story: Story, square: int, now: float, ctx: Context) -> list[Story]
         return found
     return [
         replace(found_story, fixed=found_story.fixed + costs.TOLD)
-        if (piece := found_story.piece_at(square)) is not None and piece.color != told.color
+        if (piece := found_story.piece_at(square)) is not None and _not_told(piece, told)
         else found_story
         for found_story in found
     ]
+
+
+def _not_told(piece: Piece, told: Piece) -> bool:
+    """Is `piece` not the one a hand said it put down? Another colour, or a man where the
+    hand said a king (a man said where the game has a king is that man, just crowned)."""
+    return piece.color != told.color or (told.king and not piece.king)
 
 
 def _arrivals(

@@ -12,12 +12,12 @@ whose piece stands where, the colours are to be checked ("check-colours").
 
 from __future__ import annotations
 
-from host.explanation import costs
-from host.explanation.beam import EPS, Beam
-from host.explanation.display import Display
-from host.explanation.record import GameRecord
-from host.explanation.verdict import claims
+from host.recognition import costs
+from host.recognition.beam import EPS, Beam
+from host.recognition.display import Display
 from host.recognition.events import Event
+from host.recognition.record import GameRecord
+from host.recognition.verdict import claims
 
 
 def unexplained(beam: Beam, now: float) -> bool:

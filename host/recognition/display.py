@@ -11,8 +11,10 @@ the committed game (record.py), the stories (beam.py) and the time.
 from __future__ import annotations
 
 from engine.position import Piece
-from host.explanation.beam import Beam
-from host.explanation.lights import (
+from host.hints import Hint, filter_level
+from host.recognition.beam import Beam
+from host.recognition.events import Event
+from host.recognition.lights import (
     capture_alert,
     correction_hint,
     done_hint,
@@ -20,12 +22,10 @@ from host.explanation.lights import (
     idle_hint,
     underway_hint,
 )
-from host.explanation.record import GameRecord
-from host.explanation.rules import Geometry, rules_for
-from host.explanation.story import Story
-from host.explanation.turns import Context, compatible
-from host.hints import Hint, filter_level
-from host.recognition.events import Event
+from host.recognition.record import GameRecord
+from host.recognition.rules import Geometry, rules_for
+from host.recognition.story import Story
+from host.recognition.turns import Context, compatible
 
 #: frames kept for a caller that never drains them
 FRAMES_KEPT = 64
