@@ -103,6 +103,14 @@ AIR = 1.5
 #: A piece of the next player's held in the air since before the move it answers began
 #: (touched, then played): no more than a touch would cost, plus this.
 HELD_EARLY = 0.5
+#: A piece of the next player's lifted before the landing it answers (however little
+#: before) and played on is a reply prepared while the opponent moved, carried at once:
+#: a move of one or two squares to an exact place takes 0.19-0.37 s [MTM M2C-M6C], a
+#: hand already on its piece does not wait for a reaction [RT]. Held on with nothing
+#: done, it is as likely a touch its player now thinks over, and a touch lifted before
+#: the landing says nothing of where the landing was; so past this (the carry with a
+#: grasp's slack: judgement) its thinking costs at once (`in_air`), not after AIR.
+PREPARED = 0.5
 
 # -- how fast a hand is (the actions) ---------------------------------------------------------
 
@@ -271,10 +279,15 @@ def crowning(start: float) -> Term:
     return Term(start + CROWNING, MARGIN, WRONG - MARGIN / 2)
 
 
-def in_air(start: float) -> Term:
-    """The moving piece in the hand: free for AIR, then MARGIN a second, up to just
-    under a wrong board (a player may think with the piece in the hand)."""
-    return Term(start + AIR, MARGIN, WRONG - MARGIN / 2)
+def in_air(start: float, prepared: float | None = None) -> Term:
+    """The moving piece in the hand since `start`: free for AIR, then MARGIN a second, up
+    to just under a wrong board (a player may think with the piece in the hand). A piece
+    lifted before its turn began is free only until PREPARED after `prepared` (the
+    landing it answers), if that is sooner."""
+    free = start + AIR
+    if prepared is not None:
+        free = min(free, prepared + PREPARED)
+    return Term(free, MARGIN, WRONG - MARGIN / 2)
 
 
 def knocked(start: float) -> Term:

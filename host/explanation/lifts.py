@@ -210,9 +210,26 @@ def _taken_off(story: Story, square: int, now: float, ctx: Context) -> list[Stor
     if taken.on is not None:
         rest = rest_on(after, taken, taken.on, now, ctx)
         after = replace(after, ply=replace(taken, rest=rest))
+        done = settled(after, ctx, now)
+        if _complete(after, done, ctx):
+            return done
+        return [after, *done]
     elif not taken.lifted:
         after = replace(after, ply=replace(taken, rest=costs.removing(now)))
     return [after, *settled(after, ctx, now)]
+
+
+def _complete(story: Story, done: list[Story], ctx: Context) -> bool:
+    """Does the ply's piece stand on the end square of the one move it can still be, its
+    last captured piece just taken off? Then the ply is done (`done`): a story of the
+    piece still in the hand there could only become that move or no move, which the move
+    read again (`reopen`: carried on, or back home) already tells."""
+    ply = story.ply
+    if ply is None or len(done) != 1:
+        return False
+    move = done[0].plies[-1].move
+    paths = compatible(ctx.rules(story), ply)
+    return bool(paths) and all(p.move == move for p in paths)
 
 
 def _rested(ply: Underway, now: float) -> float:

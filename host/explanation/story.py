@@ -139,7 +139,7 @@ class Story:
                 if not ply.rest.pauses or self.knocked_since() is None:
                     found.append(ply.rest)
             elif ply.lifted and ply.on is None and self.knocked_since() is None:
-                found.append(in_air(ply.since + ply.busy))
+                found.append(self._in_air())
         object.__setattr__(self, "_terms", tuple(found))
 
     def knocked_since(self) -> float | None:
@@ -169,7 +169,16 @@ class Story:
         ply = self.ply
         assert ply is not None
         paused = self.knocked_since()
-        return in_air(ply.since + ply.busy).ended(now if paused is None else paused)
+        return self._in_air().ended(now if paused is None else paused)
+
+    def _in_air(self) -> Term:
+        """What the ply's piece in the hand costs as time goes on: lifted before its turn
+        began (`early`), it is a reply prepared while the opponent moved, carried at once
+        from the landing it answers (costs.PREPARED)."""
+        ply = self.ply
+        assert ply is not None
+        prepared = ply.since + ply.early + ply.busy if ply.early > 0 else None
+        return in_air(ply.since + ply.busy, prepared)
 
     # -- cost --------------------------------------------------------------------------
 

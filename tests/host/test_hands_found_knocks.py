@@ -229,3 +229,31 @@ def test_men_knocked_while_the_king_is_in_the_air_are_not_the_king_put_down() ->
     assert [m["fen"] for m in moves(out)] == ["B:WK11,18,20,21,25,28,29,30,32:B4,5,12,15,16"]
     assert not notices(out, "illegal-board")
 
+
+
+INTERNATIONAL_KNOCK_IN_THE_AIR = (
+    "B:W29,32,35,36,37,39,40,41,42,43,44,45,46,49,50:B1,2,3,4,6,7,9,10,13,15,20,22"
+)
+
+
+def test_a_piece_knocked_onto_a_legal_square_while_the_mover_holds_on_is_no_move() -> None:
+    # From `python -m hands --family mixed --timing human` (seed 5009 in International;
+    # a knocked ply). Black carries 22 towards 28; the hand shoves White's 32 onto 27
+    # (39 ms from leaving 32 to reaching 27), holds on 1.4 s, pushes it back and lands
+    # on 28. "22-27, White's 32 lifted 39 ms before it landed and held as the reply"
+    # fits the switches, but a reply prepared before the landing is carried at once:
+    # held that long it proves nothing, and the board waits. One move, 22-28.
+    events = [
+        {"t": 19676, "lift": 22},
+        {"t": 19908, "lift": 32},
+        {"t": 19947, "place": 27},
+        {"t": 21321, "lift": 27},
+        {"t": 21340, "place": 32},
+        {"t": 21495, "place": 28},
+    ]
+    out = run("international", events, INTERNATIONAL_KNOCK_IN_THE_AIR)
+    assert [m["fen"] for m in moves(out)] == fens(
+        "international", INTERNATIONAL_KNOCK_IN_THE_AIR, "22-28"
+    )
+    assert not [r for r in out if "move-corrected" in r or "takeback" in r]
+    assert not notices(out, "illegal-board")

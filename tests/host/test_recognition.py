@@ -71,7 +71,9 @@ def test_flying_king_slide_brushing_squares_commits_only_the_capture() -> None:
     assert role(frame_at(out, 200), "destination") == {m.destination for m in pos.legal_moves()}
     assert [m["fen"] for m in moves(out)] == [after("brazilian", fen, "29x11")]
     assert role(frame_at(out, 1000), "remove") == {18}
-    assert 1200 + 200 <= moves(out)[0]["t"] <= 1200 + 600
+    # Once 18 is off, within the time the board stays still (the explained recogniser
+    # commits as soon as no story of the king going on to g7 or h8 stands).
+    assert 1200 <= moves(out)[0]["t"] <= 1200 + 600
 
 
 def test_international_king_multi_capture_touch_downs_and_any_removal_order() -> None:
