@@ -4,7 +4,11 @@ Each change of the switches extends every story by every hand action that could
 cause it (host/recognition/lifts.py, places.py); stories that end up saying the
 same thing are merged (the cheaper kept); then only the cheapest are kept: at
 most BEAM, none more than DROP above the best. Changes seen in one scan happened
-in an order nobody knows: the orders that matter are tried (`_orders`).
+in an order nobody knows: the orders that matter are tried (`_orders`, at most
+eight), each as a beam of its own: after each change of the order, the stories
+of every story kept so far are cut together to the WIDEST cheapest (they have
+explained the same changes, so they compare), so one scan costs at most
+orders x changes x WIDEST extensions, however wrong the board.
 
 Costs move with time (a piece resting, a knocked piece not back): `next_change`
 says when the ranking may change if the board stays as it is, so the recogniser
@@ -29,7 +33,7 @@ from host.recognition.places import on_place
 from host.recognition.story import Story
 from host.recognition.turns import Context
 
-#: stories held at most part-way through one scan's changes
+#: stories held at most, per order tried, part-way through one scan's changes
 WIDEST = 4 * costs.BEAM
 #: float slack when comparing times
 EPS = 1e-6
@@ -67,15 +71,14 @@ class Beam:
             for first, second in ((ups, downs), (downs, ups))[: 2 if ups and downs else 1]
         ]
         found: list[Story] = []
-        for story in self.stories:
-            for order in orders:
-                frontier = [story]
-                for n, (square, up) in enumerate(order):
-                    step = on_lift if up else on_place
-                    frontier = [s for here in frontier for s in step(here, square, now, ctx)]
-                    if n < len(order) - 1:
-                        frontier = [s for _, s in _cheapest(frontier, now, WIDEST)]
-                found += frontier
+        for order in orders:
+            frontier = self.stories
+            for square, up in order:
+                step = on_lift if up else on_place
+                frontier = [s for here in frontier for s in step(here, square, now, ctx)]
+                if len(order) > 1:
+                    frontier = [s for _, s in _cheapest(frontier, now, WIDEST)]
+            found += frontier
         self.most_held = max(self.most_held, len(found))
         self.stories = [s for _, s in _cheapest(found, now, costs.BEAM)]
         self._ranked = None
@@ -153,9 +156,10 @@ class Beam:
 
 
 def _orders(changes: list[tuple[int, bool]]) -> list[list[tuple[int, bool]]]:
-    """The orders in which changes seen in one scan may have happened: every order of
-    up to three, else as sorted and reversed."""
-    if len(changes) <= 3:
+    """The orders in which changes of one kind seen in one scan may have happened: both
+    orders of two, else as sorted and reversed (a hand does not do three things of one
+    kind in one scan one by one: what it does at once has no order that matters)."""
+    if len(changes) <= 2:
         return [list(order) for order in permutations(changes)]
     return [changes, changes[::-1]]
 
