@@ -149,6 +149,15 @@ def test_a_captured_piece_knocked_off_and_put_back_is_that_piece_again() -> None
     assert hands.rec.pieces() == {11: "WK", 16: "B"}
 
 
+def scramble(rng: random.Random, squares: int, on: set[int], lifts: int, places: int
+             ) -> set[int]:
+    """The board after `lifts` pieces come off and `places` go on empty squares, anywhere."""
+    lifted = set(rng.sample(sorted(on), min(len(on), lifts)))
+    empty = sorted(set(range(1, squares + 1)) - on)
+    placed = set(rng.sample(empty, min(len(empty), places)))
+    return (on - lifted) | placed
+
+
 def test_a_board_in_chaos_keeps_the_stories_bounded() -> None:
     # Hands no game has: a piece off and a piece on in a scan, anywhere, for 150 scans.
     # However many explanations each change opens, the recogniser keeps at most BEAM of
@@ -158,10 +167,7 @@ def test_a_board_in_chaos_keeps_the_stories_bounded() -> None:
     rng = random.Random("chaos")
     on = set(variant.initial_position().occupied())
     for scan in range(150):
-        lifted = set(rng.sample(sorted(on), min(len(on), rng.randint(0, 1))))
-        empty = sorted(set(range(1, variant.num_squares + 1)) - on)
-        placed = set(rng.sample(empty, min(len(empty), rng.randint(0, 1))))
-        on = (on - lifted) | placed
+        on = scramble(rng, variant.num_squares, on, rng.randint(0, 1), rng.randint(0, 1))
         rec.observe(0.02 * (scan + 1), frozenset(on))
         assert len(rec.beam.stories) <= BEAM
 
@@ -178,10 +184,7 @@ def test_several_changes_in_one_scan_on_a_wrong_board_stay_bounded() -> None:
     on = set(variant.initial_position().occupied())
     for scan in range(16):
         each = 1 if scan < 10 else 2
-        lifted = set(rng.sample(sorted(on), each))
-        empty = sorted(set(range(1, variant.num_squares + 1)) - on)
-        placed = set(rng.sample(empty, each))
-        on = (on - lifted) | placed
+        on = scramble(rng, variant.num_squares, on, each, each)
         rec.observe(0.02 * (scan + 1), frozenset(on))
         assert len(rec.beam.stories) <= BEAM
     assert rec.most_held <= 8 * WIDEST
