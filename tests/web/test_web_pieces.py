@@ -87,6 +87,19 @@ def switch(board: BoardServer, square: int) -> None:
     assert status == 200, answer
 
 
+def touch(board: BoardServer, player, hands: str, square: int) -> None:  # type: ignore[no-untyped-def]
+    """One step of the hands on `square` (every step here lifts the piece on it or puts
+    one down there), returning once the board has sensed it: a page's click is sent
+    while the test goes on, and the next click must find the square as this one left
+    it."""
+    was = square in board.state()["occupied"]
+    if hands == "page":
+        player.locator(f'[data-square="{square}"]').click()
+    else:
+        switch(board, square)
+    board.wait_for(lambda s: (square in s["occupied"]) != was)
+
+
 @pytest.mark.parametrize("hands", ["page", "switches"])
 def test_every_lift_order_of_a_capture_draws_the_games_colours(boards, hands: str) -> None:  # type: ignore[no-untyped-def]
     # "page": the player's clicks (its hand says which piece it puts down); "switches":
@@ -97,10 +110,7 @@ def test_every_lift_order_of_a_capture_draws_the_games_colours(boards, hands: st
         assert status == 200, order
         same_as_state(player, board)
         for square in clicks:
-            if hands == "page":
-                player.locator(f'[data-square="{square}"]').click()
-            else:
-                switch(board, square)
+            touch(board, player, hands, square)
             for page in (player, watcher):
                 in_game_colours(same_as_state(page, board))
         state = board.wait_for(lambda s: s["moves"] == ["c3xg7"])
@@ -109,10 +119,7 @@ def test_every_lift_order_of_a_capture_draws_the_games_colours(boards, hands: st
         # Black takes the capturer back (h8xf6), its own capturer lifted last: drawn in
         # Black's colour throughout, the taken man White's until it is off.
         for square in (4, 8, 11):
-            if hands == "page":
-                player.locator(f'[data-square="{square}"]').click()
-            else:
-                switch(board, square)
+            touch(board, player, hands, square)
             pieces = same_as_state(player, board)
             assert pieces.get("8", "W") == "W" and all(
                 p == "B" for sq, p in pieces.items() if sq in ("2", "4", "11")
