@@ -24,10 +24,17 @@ DARK: Colour = (0, 0, 0)
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The whole sensed board at one moment: `time` in seconds (monotonic clock)."""
+    """The whole sensed board at one moment: `time` in seconds (monotonic clock).
+
+    `since`: when the switches were last read without any change this snapshot shows
+    for the first time (None: not known, e.g. the first scans). Every such change
+    happened after `since`; normally that is a scan or two before `time`, but a host
+    that was busy (a stall) reads late, and then it says how long the change may have
+    been waiting."""
 
     time: float
     occupied: frozenset[int]
+    since: float | None = None
 
 
 @dataclass(frozen=True)

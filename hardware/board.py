@@ -9,6 +9,7 @@ from a short string so the command line and config can name it.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from types import TracebackType
 
@@ -44,6 +45,9 @@ class Board:
         self.layout = layout
         self.debouncer = Debouncer(agreeing_scans=agreeing_scans, scan_period=scan_period)
         self.last_raw: frozenset[int] = frozenset()
+        #: the times of the last reads, newest last: the read `agreeing_scans` before the
+        #: one that accepts a change is the last that did not show it (`poll`)
+        self._reads: deque[float] = deque(maxlen=agreeing_scans + 1)
         self._clock = clock
         self._sleep = sleep
         self._frame: dict[int, Colour] = {}
@@ -61,12 +65,22 @@ class Board:
     # -- sensing ------------------------------------------------------------------
 
     def poll(self, now: float | None = None) -> Snapshot:
-        """Scan once and return the debounced board (`now` defaults to the clock)."""
+        """Scan once and return the debounced board (`now` defaults to the clock), with
+        the time of the last read that did not show the changes it accepts (`since`).
+
+        A change is accepted on the `agreeing_scans`-th read in a row that shows it, so
+        the read before those did not: the change happened after that read. (On the
+        serial board, `scan` is a read of the latest OCCUPANCY the board sent: the same
+        holds for the host's reads of it.)"""
         self._check_open()
         raw = self.backend.scan()
         self.last_raw = raw
         stable = self.debouncer.update(raw)
-        return Snapshot(self._clock() if now is None else now, stable)
+        time_read = self._clock() if now is None else now
+        self._reads.append(time_read)
+        reads = self._reads
+        since = reads[0] if len(reads) == reads.maxlen else None
+        return Snapshot(time_read, stable, since)
 
     def settle(self, timeout: float = 0.5) -> Snapshot:
         """Scan until the board is known, and return that first debounced snapshot.

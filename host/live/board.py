@@ -116,8 +116,14 @@ class LiveBoard:
 
     def poll(self) -> tuple[float, frozenset[int]]:
         """Scan once: (time, debounced occupancy in the variant's squares)."""
+        snapshot = self.read()
+        return snapshot.time, snapshot.occupied
+
+    def read(self) -> Snapshot:
+        """Scan once: the debounced snapshot in the variant's squares, with the time of
+        the last read that did not show its changes (`Snapshot.since`)."""
         snapshot = self.board.poll()
-        return snapshot.time, self.squares.occupied(snapshot.occupied)
+        return Snapshot(snapshot.time, self.squares.occupied(snapshot.occupied), snapshot.since)
 
     def settle(self) -> tuple[float, frozenset[int]]:
         """The first reading of a board just opened (`Board.settle`): the debouncer starts

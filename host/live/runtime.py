@@ -386,8 +386,9 @@ class Runtime:
             raise
 
     def _scan_once(self) -> None:
-        now, occupied = self.board.poll()
-        self.session.observe(now, occupied)
+        snapshot = self.board.read()
+        now = snapshot.time
+        self.session.observe(now, snapshot.occupied, snapshot.since)
         if self.session.next_variant is not None:
             self._variant_chosen(now, self.session.next_variant)
 

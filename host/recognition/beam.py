@@ -8,7 +8,11 @@ in an order nobody knows: the orders that matter are tried (`_orders`, at most
 eight), each as a beam of its own: after each change of the order, the stories
 of every story kept so far are cut together to the WIDEST cheapest (they have
 explained the same changes, so they compare), so one scan costs at most
-orders x changes x WIDEST extensions, however wrong the board.
+orders x changes x WIDEST extensions, however wrong the board. A read that came
+late (a host that stalled: its changes span more than TOGETHER) may hold several
+actions of one hand, or of both players, in any order: then every order is tried,
+the stories that explained the same changes (in whatever order) cut together
+(`_every_order`: changes x 2^(changes - 1) x WIDEST extensions at most).
 
 Costs move with time (a piece resting, a knocked piece not back): `next_change`
 says when the ranking may change if the board stays as it is, so the recogniser
@@ -39,6 +43,9 @@ WIDEST = 4 * costs.BEAM
 EPS = 1e-6
 #: changes kept to explain again (`reexplain`); past it, the stories stand as they are
 HISTORY = 64
+#: a late read with at most this many changes has them tried in every order (more is a
+#: board swept or set up: recogniser.SWEEP)
+EVERY_ORDER = 6
 
 #: one scan's changes as the stories were extended by them
 Scan = tuple[float, frozenset[int], frozenset[int], Context]
@@ -64,6 +71,20 @@ class Beam:
             self._since.append((now, lifted, placed, ctx))
         else:
             self._base, self._since = None, []
+        changes = [(sq, True) for sq in sorted(lifted)] + [(sq, False) for sq in sorted(placed)]
+        if ctx.lead > costs.TOGETHER + EPS and 2 < len(changes) <= EVERY_ORDER:
+            found = _every_order(self.stories, changes, now, ctx)
+        else:
+            found = self._in_orders(lifted, placed, now, ctx)
+        self.most_held = max(self.most_held, len(found))
+        self.stories = [s for _, s in _cheapest(found, now, costs.BEAM)]
+        self._ranked = None
+
+    def _in_orders(
+        self, lifted: frozenset[int], placed: frozenset[int], now: float, ctx: Context
+    ) -> list[Story]:
+        """Every story extended by one scan's changes in the orders that matter
+        (`_orders`), each order a beam of its own."""
         orders = [
             first + second
             for ups in _orders([(sq, True) for sq in sorted(lifted)])
@@ -79,9 +100,7 @@ class Beam:
                 if len(order) > 1:
                     frontier = [s for _, s in _cheapest(frontier, now, WIDEST)]
             found += frontier
-        self.most_held = max(self.most_held, len(found))
-        self.stories = [s for _, s in _cheapest(found, now, costs.BEAM)]
-        self._ranked = None
+        return found
 
     def ranked(self, now: float) -> list[tuple[float, Story]]:
         """The stories with their cost now, cheapest first."""
@@ -153,6 +172,28 @@ class Beam:
                     if wait > EPS:
                         soon = min(soon, now + wait)
         return soon if soon < float("inf") else None
+
+
+def _every_order(
+    stories: list[Story], changes: list[tuple[int, bool]], now: float, ctx: Context
+) -> list[Story]:
+    """`stories` extended by `changes` made in any order: after each step, the stories
+    that have explained the same changes are cut together to the WIDEST cheapest."""
+    frontier: dict[frozenset[int], list[Story]] = {frozenset(): stories}
+    for _ in changes:
+        reached: dict[frozenset[int], list[Story]] = {}
+        for done, here in frontier.items():
+            for i, (square, up) in enumerate(changes):
+                if i in done:
+                    continue
+                step = on_lift if up else on_place
+                reached.setdefault(done | {i}, []).extend(
+                    s for story in here for s in step(story, square, now, ctx)
+                )
+        frontier = {
+            done: [s for _, s in _cheapest(found, now, WIDEST)] for done, found in reached.items()
+        }
+    return [s for found in frontier.values() for s in found]
 
 
 def _orders(changes: list[tuple[int, bool]]) -> list[list[tuple[int, bool]]]:

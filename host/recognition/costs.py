@@ -8,12 +8,20 @@ one no hand makes (a piece left on a square where the game has none) a lot.
 
 Time enters in two ways.
 
-- An action may be too fast for a hand: a piece that arrives within SLIDE of
-  leaving its square was pushed, not carried (`carry_cost`).
+- An action may be too fast for a hand: a piece that surely arrived within CARRY
+  of leaving its square was pushed, not carried (`carry_cost`).
 - A condition may last too long: a hand touching a square it passes over does
   not stay there, a knocked piece is put back at once. Such a condition costs
   `rate * time` from when it began, up to a cap (`Term`); that is how time
   passing with the board still becomes evidence.
+
+A change is known only to have happened between two reads of the switches: after
+the last read that did not show it, no later than the read that did (`Context.lead`:
+how much earlier than its time it may have been; a host that stalled, reading late,
+widens it). A judgement that two changes were too close (a push, not a carry) holds
+only if even the longest gap the reads allow is too short; one that a condition
+lasted too long, only if even the shortest gap is too long. So a late read never
+makes a hand's action look impossible.
 
 Each figure below says the human timing it stands for and where that figure
 comes from. Where it is a judgement it says so. The hand families of
@@ -115,8 +123,14 @@ PREPARED = 0.5
 # -- how fast a hand is (the actions) ---------------------------------------------------------
 
 #: A hand carrying a piece from one square to another needs at least a grasp and a
-#: release, 0.14 s [MTM G1A + RL1]; a piece that arrives within this of leaving its
-#: square was pushed (a knock sliding it), never carried.
+#: release, 0.14 s at a normal pace [MTM G1A + RL1], about 0.1 s for the fastest hands
+#: (MTM's 150 %); a piece that surely arrived within this of leaving its square (even
+#: the longest gap the reads allow is shorter) was pushed (a knock sliding it), never
+#: carried. A push one square takes 15-50 ms, read up to two scans off [SCAN].
+CARRY = 0.1
+#: A knock slides a piece onto a neighbour within this of leaving its square (a push
+#: one square, 15-50 ms, and a scan); and a piece lifted again this soon after its mover
+#: released it is that hand going on with it (its fingers barely off), not a knock.
 SLIDE = 0.06
 #: Changes this close together are one moment: a scan or two of the switch matrix,
 #: and a switch still chattering may show the later change first [SCAN].
@@ -305,20 +319,21 @@ def lagged(start: float) -> Term:
 
 
 def carry_cost(elapsed: float, steps: float, *, from_rest: bool) -> float:
-    """The cost of the moving piece coming down `elapsed` seconds after it left a square
-    `steps` squares away along a diagonal (infinite: not on one). Picked up from where
-    it stood (`from_rest`: its own square), a hand needs SLIDE at least to carry it.
+    """The cost of the moving piece coming down at most `elapsed` seconds after it left
+    a square `steps` squares away along a diagonal (infinite: not on one): the longest
+    gap the reads of the two changes allow. Picked up from where it stood (`from_rest`:
+    its own square), a hand needs CARRY at least to carry it.
     Already travelling, it may slide along its diagonal as fast as a hand moves (its
     magnet leaves one switch and reaches the next within a scan or two); elsewhere
     faster than TOGETHER is a dart (DART)."""
     if from_rest:
-        return TOO_FAST if elapsed + 1e-9 < SLIDE else 0.0
+        return TOO_FAST if elapsed + 1e-9 < CARRY else 0.0
     return DART if steps == float("inf") and elapsed + 1e-9 < TOGETHER else 0.0
 
 
 def reopen_cost(stood: float) -> float:
-    """The cost of lifting again a piece released `stood` seconds ago (to carry it on,
-    or to adjust it): REOPEN, plus half a MARGIN a second it stood, up to two seconds
+    """The cost of lifting again a piece released at least `stood` seconds ago (to carry
+    it on, or to adjust it): REOPEN, plus half a MARGIN a second it stood, up to two seconds
     (judgement: a player changes their mind within a second or two of letting go)."""
     return REOPEN + MARGIN / 2 * min(max(stood, 0.0), 2.0)
 

@@ -49,11 +49,11 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
             if since >= now:
                 return []  # (in one scan: the changes in their own order tell it)
             ghosts = tuple(item for item in story.ghosts if item[0] != square)
-            late = costs.lagged(since).at(now)
+            late = costs.lagged(since).at(ctx.earliest(now))
             return [replace(story, ghosts=ghosts, fixed=story.fixed + late)]
     loose = story.loose_at(square)
     if loose is not None:
-        return [_loose_lifted(story, loose, now)]
+        return [_loose_lifted(story, loose, now, ctx)]
     if any(sq == square for sq, _ in story.lingering):
         lingering = tuple(item for item in story.lingering if item[0] != square)
         return [replace(story, lingering=lingering)]
@@ -61,7 +61,7 @@ def on_lift(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     if piece is None:
         return []  # (the story does not have a piece there: it cannot explain this lift)
     if piece.color == story.position.turn:
-        found = [_knocked(story, square, piece, now), *_own_lifted(story, square, now, ctx)]
+        found = [_knocked(story, square, piece, now, ctx), *_own_lifted(story, square, now, ctx)]
     else:
         found = _other_lifted(story, square, piece, now, ctx)
     return found + _snatched(story, square, now, ctx) + _lazy(story, square, now, ctx)
@@ -72,31 +72,33 @@ def _goes_on(story: Story, now: float, ctx: Context) -> Story:
     there, to have a king stacked on it)."""
     ply = story.ply
     assert ply is not None and ply.on is not None
-    rested = ply.rest.ended(now) if ply.rest is not None else 0.0
+    rested = ply.rest.ended(ctx.earliest(now)) if ply.rest is not None else 0.0
     carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None,
-                      crowned_at=crowned_on(story, ctx))
+                      crowned_at=crowned_on(story, ctx), lead=ctx.lead)
     return replace(story, ply=carried, fixed=story.fixed + rested)
 
 
-def _loose_lifted(story: Story, loose: Loose, now: float) -> Story:
+def _loose_lifted(story: Story, loose: Loose, now: float, ctx: Context) -> Story:
     """A loose piece picked up again: back in a hand (a piece from outside the game
     taken away is simply gone)."""
     rest = tuple(other for other in story.loose if other is not loose)
     if loose.kind == STRAY and loose.home is None:
         return replace(story, loose=rest)
-    lifted = replace(loose, at=None, left=loose.at, since=now)
+    lifted = replace(loose, at=None, left=loose.at, since=now, lead=ctx.lead)
     return replace(story, loose=(*rest, lifted))
 
 
-def _knocked(story: Story, square: int, piece: Piece, now: float) -> Story:
+def _knocked(story: Story, square: int, piece: Piece, now: float, ctx: Context) -> Story:
     """Any piece knocked off its switch (rocked, or pushed on towards a neighbour). One
-    knocked within TOGETHER of another is the same stroke of the hand: its pieces stay
-    off under the one term (the hand puts them back together)."""
+    that may have been knocked within TOGETHER of another is the same stroke of the
+    hand: its pieces stay off under the one term (the hand puts them back together)."""
     for other in story.loose:
-        if other.stroke is not None and now - other.stroke <= costs.TOGETHER + 1e-9:
-            knock = Loose(KNOCK, piece, square, None, square, now, stroke=other.stroke)
+        if other.stroke is not None and ctx.earliest(now) - other.stroke <= costs.TOGETHER + 1e-9:
+            knock = Loose(KNOCK, piece, square, None, square, now, stroke=other.stroke,
+                          lead=ctx.lead)
             return replace(story, loose=(*story.loose, knock), fixed=story.fixed + costs.KNOCK)
-    knock = Loose(KNOCK, piece, square, None, square, now, term=costs.knocked(now), stroke=now)
+    knock = Loose(KNOCK, piece, square, None, square, now, term=costs.knocked(now), stroke=now,
+                  lead=ctx.lead)
     return replace(story, loose=(*story.loose, knock), fixed=story.fixed + costs.KNOCK)
 
 
@@ -109,14 +111,17 @@ def _own_lifted(story: Story, square: int, now: float, ctx: Context) -> list[Sto
     found: list[Story] = []
     if ply is None:
         cost = 0.0 if rules.from_origin(square) else costs.IMMOVABLE
-        start = Underway(origin=square, lifted=True, left=square, since=now, last=now)
+        start = Underway(origin=square, lifted=True, left=square, since=now, last=now,
+                         lead=ctx.lead)
         found.append(replace(story, ply=start, acted=True, fixed=story.fixed + cost))
     elif not ply.lifted and ply.origin in (None, square):
         lifted = replace(
-            ply, origin=square, lifted=True, left=square, since=now, last=now, rest=None
+            ply, origin=square, lifted=True, left=square, since=now, last=now, rest=None,
+            lead=ctx.lead,
         )
         if compatible(rules, lifted):
-            found.append(replace(story, ply=lifted, fixed=story.fixed + _rested(ply, now)))
+            rested = _rested(ply, ctx.earliest(now))
+            found.append(replace(story, ply=lifted, fixed=story.fixed + rested))
     opened = reopen(story, now, ctx, lifted=False)
     if opened is not None:
         found += _taken_off(opened, square, now, ctx)
@@ -135,7 +140,8 @@ def _other_lifted(
     opened = None
     if last is not None and last.destination == square:
         if last.promotes and not story.crowned:
-            crown = Loose(CROWN, piece, square, None, square, now, term=costs.crowning(now))
+            crown = Loose(CROWN, piece, square, None, square, now, term=costs.crowning(now),
+                          lead=ctx.lead)
             found.append(replace(story, loose=(*story.loose, crown)))
         opened = reopen(story, now, ctx, lifted=True)
         if opened is not None:
@@ -147,10 +153,10 @@ def _other_lifted(
         # mover's hand again: not knocked; while its mover may still go on with it,
         # their hand, still over it, is the likelier)
         if last is None or last.destination != square:
-            found.append(_knocked(story, square, piece, now))
+            found.append(_knocked(story, square, piece, now, ctx))
         elif not _just_released(story, now):
             goes_on = opened is not None and opened.ply is not None and not opened.ply.bound
-            knock = _knocked(story, square, piece, now)
+            knock = _knocked(story, square, piece, now, ctx)
             extra = costs.KNOCK_MOVED - costs.KNOCK if goes_on else 0.0
             found.append(replace(knock, fixed=knock.fixed + extra))
     return found
@@ -172,7 +178,7 @@ def _touched(story: Story, square: int, piece: Piece, now: float, ctx: Context) 
     if _removals_left(story, ctx):
         cost += costs.HELD_EARLY
     touch = Loose(TOUCH, piece, square, None, square, now, hand=piece.color,
-                  term=costs.held(now))
+                  term=costs.held(now), lead=ctx.lead)
     return replace(story, loose=(*story.loose, touch), fixed=story.fixed + cost)
 
 
@@ -206,7 +212,8 @@ def _taken_off(story: Story, square: int, now: float, ctx: Context) -> list[Stor
         return []
     # Taking pieces off, the player is busy: the piece's rest (a pause between captured
     # pieces, a touch-down, a wait before the capturing piece is lifted) starts again.
-    after = replace(story, ply=taken, acted=True, fixed=story.fixed + _rested(ply, now))
+    rested = _rested(ply, ctx.earliest(now))
+    after = replace(story, ply=taken, acted=True, fixed=story.fixed + rested)
     if taken.on is not None:
         rest = rest_on(after, taken, taken.on, now, ctx)
         after = replace(after, ply=replace(taken, rest=rest))
@@ -232,9 +239,10 @@ def _complete(story: Story, done: list[Story], ctx: Context) -> bool:
     return bool(paths) and all(p.move == move for p in paths)
 
 
-def _rested(ply: Underway, now: float) -> float:
-    """What the ply's piece resting (or waiting to be lifted) has cost until now."""
-    return 0.0 if ply.rest is None else ply.rest.ended(now)
+def _rested(ply: Underway, until: float) -> float:
+    """What the ply's piece resting (or waiting to be lifted) has cost until `until` (the
+    earliest the change that ends it may have happened)."""
+    return 0.0 if ply.rest is None else ply.rest.ended(until)
 
 
 def _snatched(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
@@ -256,7 +264,7 @@ def _snatched(story: Story, square: int, now: float, ctx: Context) -> list[Story
         assert ply.left is not None
         cost = costs.UNSEEN + (costs.ANTICIPATED if ply.was is not None else 0.0)
         cost += costs.carry_cost(
-            now - ply.since,
+            now - ply.since + ply.lead,
             geometry.steps(ply.left, path.destination),
             from_rest=not ply.touched,
         )

@@ -81,11 +81,11 @@ def _arrivals(
         found.append(_put_back(story, ply, square))
     stray = Loose(STRAY, told, None, square, None, now)
     found.append(replace(story, loose=(*story.loose, stray), fixed=story.fixed + costs.WRONG))
-    found += _pushed_ahead(story, square, now) + _slid_on(story, square, now, ctx)
+    found += _pushed_ahead(story, square, now, ctx) + _slid_on(story, square, now, ctx)
     return found + _lazy(story, square, now, ctx)
 
 
-def _pushed_ahead(story: Story, square: int, now: float) -> list[Story]:
+def _pushed_ahead(story: Story, square: int, now: float, ctx: Context) -> list[Story]:
     """A piece standing next to `square` pushed onto it, its own square's switch still
     reading it a moment (it lets go within TOGETHER: lifts.py)."""
     found: list[Story] = []
@@ -95,10 +95,10 @@ def _pushed_ahead(story: Story, square: int, now: float) -> list[Story]:
             continue
         if any(loose.stroke is not None and loose.home == home for loose in story.loose):
             continue
-        stroke = _stroke_of(story, now)
+        stroke = _stroke_of(story, ctx.earliest(now))
         knock = Loose(KNOCK, piece, home, square, home, now,
                       term=None if stroke is not None else costs.knocked(now),
-                      stroke=now if stroke is None else stroke)
+                      stroke=now if stroke is None else stroke, lead=ctx.lead)
         cost = costs.LAG + costs.KNOCK
         ghosts = (*story.ghosts, (home, now))
         found.append(replace(story, loose=(*story.loose, knock), ghosts=ghosts,
@@ -114,15 +114,15 @@ def _slid_on(story: Story, square: int, now: float, ctx: Context) -> list[Story]
         return []
     if square not in geometry_for(story.position.variant).neighbours(ply.on):
         return []
-    rested = ply.rest.ended(now) if ply.rest is not None else 0.0
-    carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None)
+    rested = ply.rest.ended(ctx.earliest(now)) if ply.rest is not None else 0.0
+    carried = replace(ply, on=None, left=ply.on, since=now, last=now, rest=None, lead=ctx.lead)
     moving = replace(story, ply=carried, ghosts=(*story.ghosts, (ply.on, now)),
                      fixed=story.fixed + rested + costs.LAG)
     return _comes_down(moving, carried, square, now, ctx)
 
 
 def _stroke_of(story: Story, now: float) -> float | None:
-    """The stroke of the hand still knocking pieces at `now`, if one is."""
+    """The stroke of the hand that may still be knocking pieces at `now`, if one is."""
     for loose in story.loose:
         if loose.stroke is not None and now - loose.stroke <= costs.TOGETHER + 1e-9:
             return loose.stroke
@@ -137,8 +137,9 @@ def _comes_down(
     geometry = geometry_for(story.position.variant)
     assert ply.left is not None
     steps = geometry.steps(ply.left, square)
-    cost = costs.carry_cost(now - ply.since, steps, from_rest=not ply.touched)
-    cost += story.air_cost(now)
+    # (the longest gap the reads allow for a push; the shortest for time in the air)
+    cost = costs.carry_cost(now - ply.since + ply.lead, steps, from_rest=not ply.touched)
+    cost += story.air_cost(ctx.earliest(now))
     paths = compatible(ctx.rules(story), ply)
     early = square != ply.origin
     if early:
@@ -227,7 +228,7 @@ def _loose_down(
     last: that one only), or astray."""
     rest = tuple(other for other in story.loose if other is not loose)
     if square == loose.home:
-        others, ended = _hand_over(rest, loose, now)
+        others, ended = _hand_over(rest, loose, ctx.earliest(now))
         crowned = story.crowned or loose.kind == CROWN
         back = replace(story, loose=others, crowned=crowned, fixed=story.fixed + ended)
         return [_finished_again(_free_again(story, back, now), loose, now)]
@@ -236,12 +237,12 @@ def _loose_down(
     if (
         loose.kind == KNOCK
         and loose.left is not None
-        and now - loose.since <= costs.SLIDE + 1e-9
+        and ctx.earliest(now) - loose.since <= costs.SLIDE + 1e-9
         and square in geometry.neighbours(loose.left)
     ):
         slid = replace(loose, at=square, left=loose.left)
         found.append(replace(story, loose=(*rest, slid)))
-    others, ended = _hand_over(rest, loose, now)
+    others, ended = _hand_over(rest, loose, ctx.earliest(now))
     if square in ctx.put and loose.since >= _last_lift(story) - costs.TOGETHER:
         guided = replace(loose, kind=STRAY if loose.home is None else GUIDED, at=square,
                          term=None, stroke=None)
@@ -267,7 +268,8 @@ def _finished_again(story: Story, loose: Loose, now: float) -> Story:
 def _hand_over(
     rest: tuple[Loose, ...], down: Loose, now: float
 ) -> tuple[tuple[Loose, ...], float]:
-    """`down` put down (home, or elsewhere): what its term cost, ended now; but while
+    """`down` put down (home, or elsewhere) at the earliest at `now`: what its term
+    cost, ended then; but while
     others of its stroke are still off, the stroke's term goes on with them."""
     if down.term is None:
         return rest, 0.0

@@ -9,7 +9,7 @@ position before the last move set up again is a takeback, the initial position a
 new game, once the board has stayed CALM; a crowned man lifted and put back
 confirms the king.
 
-Time is passed in (`observe(now, occupied)`), never read, so the live session and
+Time is passed in (`observe(now, occupied, since)`), never read, so the live session and
 the deterministic replay run the same code. No I/O: the caller journals,
 announces and draws what it returns. docs/play.md describes the model.
 """
@@ -157,8 +157,10 @@ class Recogniser:
 
     # -- public calls --------------------------------------------------------------------------
 
-    def observe(self, now: float, occupied: frozenset[int]) -> list[Event]:
-        """Feed one snapshot; returns what happened (maybe nothing)."""
+    def observe(self, now: float, occupied: frozenset[int], since: float | None = None
+                ) -> list[Event]:
+        """Feed one snapshot; returns what happened (maybe nothing). Its changes happened
+        after `since` (the last read of the switches without them), or at `now` (None)."""
         events: list[Event] = []
         self._now = now
         change = self.log.record(now, frozenset(occupied))
@@ -173,7 +175,8 @@ class Recogniser:
             if len(change.lifted) + len(change.placed) > SWEEP:
                 self.beam.replace([self._fresh(now)])
             else:
-                context = replace(self._context(), told=told)
+                lead = 0.0 if since is None else max(0.0, now - since)
+                context = replace(self._context(), told=told, lead=lead)
                 self.beam.advance(now, change.lifted, change.placed, context)
                 if not self.beam.stories:
                     self.beam.replace([self._fresh(now)])

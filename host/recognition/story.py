@@ -74,6 +74,9 @@ class Underway:
     touched: bool = False
     #: seconds the hand carrying it spent putting pieces it knocked back (not thinking)
     busy: float = 0.0
+    #: how much earlier than `since` it may have left `left` (the reads of that change:
+    #: host/recognition/costs.py)
+    lead: float = 0.0
 
     def key(self) -> tuple[object, ...]:
         return (self.origin, self.removed, self.stops, self.lifted, self.on, self.was,
@@ -99,6 +102,8 @@ class Loose:
     #: a knock: when the stroke that knocked it began (pieces one stroke knocked share
     #: one term: the hand that put one back puts back the others)
     stroke: float | None = None
+    #: how much earlier than `since` it may have left `left`
+    lead: float = 0.0
 
     def key(self) -> tuple[object, ...]:
         return (self.kind, self.piece, self.home, self.at, self.hand)
@@ -165,7 +170,8 @@ class Story:
         return min(strokes, default=None)
 
     def air_cost(self, now: float) -> float:
-        """What carrying the ply's piece until `now` cost, once it comes down."""
+        """What carrying the ply's piece until `now` (the earliest it may have come down)
+        cost, once it comes down."""
         ply = self.ply
         assert ply is not None
         paused = self.knocked_since()

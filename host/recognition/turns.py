@@ -37,6 +37,13 @@ class Context:
     #: pieces a hand said it puts down on a square (the simulator's tray): a piece from
     #: outside the game put there is that one
     told: tuple[tuple[int, Piece], ...] = ()
+    #: how much earlier than its time this change may have happened: its time less the
+    #: last read of the switches that did not show it (0: read the moment it happened)
+    lead: float = 0.0
+
+    def earliest(self, now: float) -> float:
+        """The earliest this change, read at `now`, may have happened."""
+        return now - self.lead
 
     def rules(self, story: Story) -> TurnRules:
         allowed = self.allowed if len(story.plies) == self.first_open else None
@@ -192,7 +199,7 @@ def _played_on(story: Story) -> Story:
     assert latest.home is not None
     ply = Underway(
         origin=latest.home, lifted=True, left=latest.home, since=latest.since,
-        last=latest.since, early=max(0.0, story.turn_began - latest.since),
+        last=latest.since, lead=latest.lead, early=max(0.0, story.turn_began - latest.since),
     )
     rest = tuple(piece for piece in story.loose if piece is not latest)
     held = latest.term.ended(story.turn_began) if latest.term is not None else 0.0
@@ -219,6 +226,7 @@ def reopen(story: Story, now: float, ctx: Context, *, lifted: bool) -> Story | N
         left=move.destination,
         since=now,
         last=now,
+        lead=ctx.lead,
         rest=None if lifted else costs.removing(now),
         was=move,
         crowned_at=(move.destination, last.finished) if move.promotes and lifted else None,
@@ -237,7 +245,7 @@ def reopen(story: Story, now: float, ctx: Context, *, lifted: bool) -> Story | N
         turn_began=story.turn_began,
         crowned=False,
         ghosts=story.ghosts,
-        fixed=story.fixed + costs.reopen_cost(now - last.finished),
+        fixed=story.fixed + costs.reopen_cost(ctx.earliest(now) - last.finished),
     )
 
 

@@ -211,8 +211,11 @@ class Session(BoardCommands, EventHandling, Leds):
 
     # -- input -----------------------------------------------------------------
 
-    def observe(self, now: float, occupied: frozenset[int]) -> None:
-        """One snapshot in the variant's numbering."""
+    def observe(
+        self, now: float, occupied: frozenset[int], since: float | None = None
+    ) -> None:
+        """One snapshot in the variant's numbering; `since`: the last time the switches
+        were read without its changes, if known (`Recogniser.observe`)."""
         self._clock = now
         before, self.sensed = self.sensed, frozenset(occupied)
         if (
@@ -223,7 +226,8 @@ class Session(BoardCommands, EventHandling, Leds):
             # A new game's time starts with its first switch change on a board set up
             # right (setting the pieces up is nobody's time).
             self.start_clock(now)
-        self._handle(self.recogniser.observe(now, self._board_commands(now, self.sensed)))
+        board = self._board_commands(now, self.sensed)
+        self._handle(self.recogniser.observe(now, board, since))
         for square in before - self.sensed:
             self.recogniser.forget_told(square)  # (a spare the recogniser was not shown)
         if self._clock_waits == "board" and not self.recogniser.correcting:

@@ -63,15 +63,17 @@ def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True)
     occupied = session.recogniser.expected
     now = 0
 
-    def observe(t: int, board: frozenset[int]) -> None:
-        session.observe(t / 1000, board)
+    def observe(t: int, board: frozenset[int], since: int | None = None) -> None:
+        session.observe(t / 1000, board, None if since is None else since / 1000)
         if session.next_variant is not None:  # chosen on the board: same squares, new rules
             session.new_game(t / 1000, get_variant(session.next_variant), board)
 
     bad: UserError | None = None
     try:
         for item in without_bounce(stream_lines(lines, session.variant, commands=commands)):
-            while now + TICK_MS < item.t:
+            read = getattr(item, "since", None)  # (the last read without it: none between)
+            until = item.t if read is None else min(item.t, read + 1)
+            while now + TICK_MS < until:
                 now += TICK_MS
                 observe(now, occupied)
             now = max(now, item.t)
@@ -82,7 +84,7 @@ def run_stream(session: Session, lines: Iterable[str], *, commands: bool = True)
                     return
                 continue
             occupied = apply(occupied, item)
-            observe(now, occupied)
+            observe(now, occupied, item.since)
     except UserError as error:  # what came before the bad line still counts
         bad = error
     limit = now + 10_000

@@ -3,7 +3,9 @@
 Deterministic and hardware-free: events are applied at their own time (switch
 bounce dropped first, as the board's debouncer would: host/streams/bounce.py) and, in
 between, the clock jumps to each settle timer's deadline (rounded up to the
-millisecond) so timers fire exactly as they would live, however long the gaps.
+millisecond) so timers fire exactly as they would live, however long the gaps. An
+event that says when the switches were last read without it (`since`) had no read
+between: the timers due meanwhile fire with it, as on a host that read it late.
 This is how the checks, the soak test and bug reports exercise the same
 recogniser the board runs.
 
@@ -38,12 +40,15 @@ RUN_ON_MS = 10_000
 
 @dataclass(frozen=True)
 class StreamEvent:
-    """One line of a stream: at `t` ms, `lift`/`place` one square or the whole `occupied` set."""
+    """One line of a stream: at `t` ms, `lift`/`place` one square or the whole `occupied`
+    set; `since` (optional): the last time, in ms, the switches were read without this
+    change (a host that stalled read it late: it happened between `since` and `t`)."""
 
     t: int
     kind: str
     squares: frozenset[int]
     line: int
+    since: int | None = None
 
 
 def parse_events(
@@ -74,7 +79,7 @@ def parse_events(
         if t < last_t:
             raise bad(f"\"t\" goes backwards ({t} after {last_t})")
         actions = [key for key in ("lift", "place", "occupied") if key in record]
-        extra = set(record) - {"t", "lift", "place", "occupied"}
+        extra = set(record) - {"t", "lift", "place", "occupied", "since"}
         if len(actions) != 1 or extra:
             raise bad("needs \"t\" and exactly one of \"lift\", \"place\", \"occupied\"")
         kind = actions[0]
@@ -85,8 +90,24 @@ def parse_events(
         for sq in squares:
             if isinstance(sq, bool) or not isinstance(sq, int) or not 1 <= sq <= n:
                 raise bad(f"square {sq!r} is not a square of {variant.name} (1..{n})")
+        since = record.get("since")
+        if since is not None and (
+            isinstance(since, bool) or not isinstance(since, int | float)
+            or not math.isfinite(since) or not 0 <= since <= t
+        ):
+            raise bad(f"\"since\" must be a time in ms no later than \"t\", not {since!r}")
         last_t = t
-        yield StreamEvent(int(round(t)), kind, frozenset(squares), number)
+        yield StreamEvent(
+            int(round(t)), kind, frozenset(squares), number,
+            None if since is None else int(round(since)),
+        )
+
+
+def read_since(events: list[StreamEvent]) -> float | None:
+    """When the switches were last read without any of `events` (changes read at one
+    instant), in seconds; None when no event says."""
+    given = [event.since for event in events if event.since is not None]
+    return min(given) / 1000 if given else None
 
 
 def apply(occupied: frozenset[int], event: StreamEvent) -> frozenset[int]:
@@ -211,18 +232,21 @@ def replay(
 
     def flush() -> None:
         nonlocal occupied
+        since = read_since(pending)
         for ev in pending:
             occupied = apply(occupied, ev)
         pending.clear()
         timer.start(rec.game.position.turn, now / 1000)  # the first switch change starts it
-        emit(rec.observe(now / 1000, occupied), now)
+        emit(rec.observe(now / 1000, occupied, since), now)
 
     error: UserError | None = None
     try:
         for event in without_bounce(parse_events(lines, variant)):
             if pending and event.t != pending[0].t:
                 flush()
-            run_until(event.t)
+            # (a host reads and decides only when it runs: between the last read without
+            # this change and the read that saw it, a stalled host did neither)
+            run_until(event.t if event.since is None else min(event.t, event.since + 1))
             now = event.t
             pending.append(event)
     except UserError as bad:

@@ -17,14 +17,15 @@ from engine.search.api import Analysis
 from host.computer.opponent import ComputerMove, SearchJob
 from host.computer.player import ComputerPlayer
 from host.config import Config
-from host.recognition.costs import GRACE, SETTLE, SLIDE
+from host.recognition.costs import CARRY, GRACE, SETTLE
 from host.session import Session
 from host.voice.announce import Announcer
 
 BRAZILIAN = get_variant("brazilian")
 #: a hand's pace between two actions: a carried piece takes far longer than a push
-#: (the recogniser reads a landing within SLIDE of the lift as a knock, never a move)
-HAND = 5 * SLIDE
+#: (the recogniser reads a landing surely within CARRY of the lift as a knock, never a
+#: move)
+HAND = 3 * CARRY
 
 
 class ScriptedOpponent:

@@ -21,11 +21,14 @@ from conftest import BoardServer
 from engine import get_variant
 from firmware.settings import KEEPALIVE_INTERVAL
 from hardware import wire
-from host.recognition.costs import SLIDE
+from host.recognition.costs import CARRY
 
 #: a hand's pace between lifting a piece and putting it down: far longer than a push
-#: (the recogniser reads a landing within SLIDE of the lift as a knock, never a move)
-HAND = 5 * SLIDE
+#: (the recogniser reads a landing surely within CARRY of the lift as a knock, never a
+#: move)
+HAND = 3 * CARRY
+#: the longest a step waits for the board (only a hung test waits that long)
+PATIENCE = 20.0
 
 pytest.importorskip("serial", reason="pyserial is in the dev extra")
 
@@ -42,7 +45,9 @@ class FakeUsbBoard:
         self.conn: socket.socket | None = None
         self.lock = threading.Lock()
         self.last_sent = time.monotonic()
-        threading.Thread(target=self._serve, daemon=True).start()
+        #: reads what the host sends until the host closes the connection
+        self.serving = threading.Thread(target=self._serve, daemon=True)
+        self.serving.start()
         threading.Thread(target=self._keep_alive, daemon=True).start()
 
     def _keep_alive(self) -> None:
@@ -112,7 +117,7 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
         fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1})
         state = board.wait_for(lambda s: 22 not in s["occupied"])
         assert state["leds"] == {"17": "destination", "18": "destination"}
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + PATIENCE
         lit = {variant.square_to_reading_order(sq) for sq in (17, 18)}
         while time.monotonic() < deadline:
             if fake.frames and sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == len(lit):
@@ -125,4 +130,8 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
         state = board.wait_for(lambda s: s["moves"] == ["c3-d4"])
     finally:
         board.stop()
+    # The host sent its last frame before it closed the connection: once the board has
+    # read to the end of it, that frame is in (not before: the host may have exited first).
+    fake.serving.join(timeout=PATIENCE)
+    assert not fake.serving.is_alive()
     assert fake.frames[-1] and all(c == (0, 0, 0) for c in fake.frames[-1])  # dark on exit

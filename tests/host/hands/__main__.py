@@ -1,5 +1,5 @@
 """`python -m hands [--streams N] [--family F ...] [--variant V ...] [--plies P]
-[--scan LOW HIGH] [--bounce P] [--timing model|human] [-v]`
+[--scan LOW HIGH] [--bounce P] [--stall P] [--timing model|human] [-v]`
 (run from tests/host, or with tests/host on PYTHONPATH): replay N seeded streams
 of each family in each variant and print wrong/false/missed per family."""
 
@@ -11,6 +11,7 @@ import time
 
 from engine import VARIANTS
 
+from .driver import STALL
 from .families import FAMILIES
 from .score import soak, table
 from .timing import PROFILES
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         "--bounce", type=float, default=0.3, help="chance a switch chatters on a change"
     )
     parser.add_argument(
+        "--stall", type=float, default=STALL,
+        help="chance the host is busy and reads late (40-300 ms) when a scan would see a "
+        f"change (default {STALL})",
+    )
+    parser.add_argument(
         "--timing", choices=sorted(PROFILES), default="model",
         help="the hands' durations: the model pace (the families' own, some ranges just "
         "under bounds the board was first tuned to) or measured human ones (hands/timing.py "
@@ -56,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         touch_move=forced,
         scan=tuple(args.scan),
         bounce=args.bounce,
+        stall=args.stall,
         timing=args.timing,
     )
     print(table(tallies))

@@ -17,11 +17,11 @@ from engine.position import Piece
 
 from .moves import Hooks, Style, carry_out
 from .positions import partial_finals, rest_stops
-from .table import Table
+from .table import CHATTER, Table
 from .timing import MODEL, Timing
 
-#: ms within which a switch's change undone is its contact chattering (table.py's bounce)
-CHATTER = 10
+#: the chance the host is busy (reads late) when a switch scan would see a change
+STALL = 0.02
 
 
 def _chatter(change: tuple[float, int, bool], changes: list[tuple[float, int, bool]]) -> bool:
@@ -70,6 +70,7 @@ class Driver:
         fen: str | None = None,
         bounce: float = 0.3,
         scan: tuple[float, float] = (10, 20),
+        stall: float = STALL,
         touch_move: bool = False,
         warmup: tuple[int, int] = (0, 40),
         timing: Timing = MODEL,
@@ -94,6 +95,8 @@ class Driver:
         self.start = self.position
         #: the switch scan period is drawn from this range (ms) for the whole stream
         self.scan_range = scan
+        #: the chance a read that would see a change comes late (table.py: a busy host)
+        self.stall = stall
         #: the game as the board must follow it (draws by rule end it, as on the board)
         self.game = Game(self.variant, self.position)
         self.table = Table.from_position(
@@ -302,7 +305,12 @@ class Driver:
         self.extend_finish()
         scan = self.rng.uniform(*self.scan_range)
         phase = self.rng.uniform(0, scan)
-        events = self.table.events(self.start.occupied(), scan, phase)
+        events = self.table.events(self.start.occupied(), scan, phase, stall=self.stall)
+        if self.table.hidden and not self.touch_move:
+            # A busy host missed a piece going and coming back (a hover, a brush): the
+            # switches then show a pause that was not made, so a move may be read, then
+            # read again when its piece goes on (touch-move off).
+            self.corrections = True
         return Scenario(
             family=self.family,
             variant=self.variant.name,

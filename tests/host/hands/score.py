@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from engine import get_variant
 from host.streams.replay import replay
 
-from .driver import Driver, Scenario
+from .driver import STALL, Driver, Scenario
 from .families import FAMILIES
 from .timing import MODEL, PROFILES
 
@@ -65,11 +65,15 @@ def generate(
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
     timing: str = MODEL.name,
+    stall: float = STALL,
 ) -> Scenario:
     """The stream of `family` in `variant` for `seed` (deterministic): a switch scan
     every `scan` ms (drawn once), each switch chattering with chance `bounce`, the
-    hands' durations drawn from the profile named `timing` (hands/timing.py)."""
-    driver = Driver(family, variant, seed, scan=scan, bounce=bounce, timing=PROFILES[timing])
+    hands' durations drawn from the profile named `timing` (hands/timing.py), the host
+    reading late with chance `stall` when a scan would see a change (table.py)."""
+    driver = Driver(
+        family, variant, seed, scan=scan, bounce=bounce, timing=PROFILES[timing], stall=stall
+    )
     FAMILIES[family](driver, plies)
     return driver.scenario()
 
@@ -159,6 +163,7 @@ def soak(
     scan: tuple[float, float] = (10, 20),
     bounce: float = 0.3,
     timing: str = MODEL.name,
+    stall: float = STALL,
 ) -> dict[str, Tally]:
     """Generate, replay and judge every (family, variant, seed); a tally per family.
 
@@ -170,7 +175,8 @@ def soak(
         for variant in variants:
             for seed in seeds:
                 scenario = generate(
-                    family, variant, seed, plies, scan=scan, bounce=bounce, timing=timing
+                    family, variant, seed, plies, scan=scan, bounce=bounce, timing=timing,
+                    stall=stall,
                 )
                 if not scenario.expected and not scenario.ambiguous:
                     continue  # no such position in this variant

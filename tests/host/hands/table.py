@@ -20,6 +20,12 @@ from dataclasses import dataclass, field
 from engine import Position, Variant
 from engine.position import Piece
 
+#: ms within which a switch changing again is its contact chattering (`_switch`)
+CHATTER = 10
+#: how late a busy host reads the switches, in ms (a slow recognition step, an SD card's
+#: fsync, a garbage collection, a Pi Zero 2 under load: judgement)
+STALLS = (40.0, 300.0)
+
 
 @dataclass
 class Table:
@@ -38,6 +44,8 @@ class Table:
     #: where the moving piece last touched down, when a habit put it somewhere on the
     #: way (it travels on from there)
     hand_at: int | None = None
+    #: late reads (a busy host) that missed a change undone before them (`events`)
+    hidden: int = 0
 
     @classmethod
     def from_position(
@@ -107,12 +115,26 @@ class Table:
         return frozenset(self.pieces)
 
     def events(
-        self, start: frozenset[int], scan: float, phase: float = 0.0
+        self,
+        start: frozenset[int],
+        scan: float,
+        phase: float = 0.0,
+        *,
+        stall: float = 0.0,
+        stalls: tuple[float, float] = STALLS,
     ) -> list[dict[str, int]]:
         """Sample the raw timeline every `scan` ms (first instant `phase`): one event per
-        square whose level differs from the previous sample, stamped with the instant.
+        square whose level differs from the previous sample, stamped with the instant and
+        with the instant of the read before (`since`: the change happened between them).
 
-        A change at exactly a scan instant is seen at that instant."""
+        A change at exactly a scan instant is seen at that instant. A busy host (with
+        chance `stall` for each read that would see a change) reads late, `stalls` ms
+        later: the changes made meanwhile are seen together, stamped with the late read,
+        and the reads go on every `scan` from there. `hidden` counts the late reads that
+        missed a square changing and changing again (a piece that went and came back,
+        unseen, as a brush shorter than a scan is)."""
+        self.hidden = 0
+        stalling = random.Random(self.rng.random()) if stall > 0 else None
         level = {sq: True for sq in start}
         seen = dict(level)
         out: list[dict[str, int]] = []
@@ -120,15 +142,26 @@ class Table:
         i = 0
         while i < len(ordered):
             instant = phase + math.ceil((ordered[i][0] - phase) / scan) * scan
+            before = instant - scan
+            late = stalling is not None and stalling.random() < stall
+            if late:
+                instant += stalling.uniform(*stalls)  # type: ignore[union-attr]
+                phase = instant  # (the scan loop starts its grid again after a late read)
+            times: dict[int, list[float]] = {}
             while i < len(ordered) and ordered[i][0] <= instant + 1e-9:
-                _, square, closed = ordered[i]
+                when, square, closed = ordered[i]
                 level[square] = closed
+                times.setdefault(square, []).append(when)
                 i += 1
+            if late and any(len(ts) > 1 and ts[-1] - ts[0] > CHATTER for ts in times.values()):
+                self.hidden += 1
             t = int(round(instant))
+            since = min(t, int(round(before)))
             for square in sorted(level):
                 if level[square] != seen.get(square, False):
                     seen[square] = level[square]
-                    out.append({"t": t, "place" if level[square] else "lift": square})
+                    kind = "place" if level[square] else "lift"
+                    out.append({"t": t, kind: square, "since": max(0, since)})
         return out
 
 

@@ -1,0 +1,205 @@
+"""A host that stalls (a slow step, an SD card's fsync, a garbage collection, a Pi Zero 2
+under load) reads the switches late: a change is known only to have happened between
+the last read without it and the read that saw it. A hand's move read late is still a
+move; a push read on time is still a push (costs.CARRY, docs/play.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+from replaykit import fens, moves, notices, run
+
+from engine import Game, get_variant
+from hardware.base import Snapshot
+from hardware.board import Board
+from hardware.layout import standard_layout
+from hardware.mock import MockBoard
+from host.config import Config
+from host.live.board import LiveBoard
+from host.live.runtime import Runtime
+from host.recognition.recogniser import Recogniser
+from host.session import Session
+from host.voice.announce import Announcer
+
+BRAZILIAN = get_variant("brazilian")
+START = BRAZILIAN.initial_position().occupied()
+#: the longest a test waits for the runtime (only a hung test waits that long)
+PATIENCE = 20.0
+
+
+def recogniser() -> Recogniser:
+    return Recogniser(Game(BRAZILIAN), start=0.0)
+
+
+# -- the model ------------------------------------------------------------------------------
+
+
+def test_a_move_read_in_one_late_scan_is_a_move() -> None:
+    # The host read the board at 1.00 s, stalled, and read it again at 1.30 s: the piece
+    # had left 22 and come down on 18 meanwhile. Read at one instant, a carry looks
+    # impossible; between the two reads there was time for a hand.
+    rec = recogniser()
+    rec.observe(1.0, START)
+    rec.observe(1.3, START - {22} | {18}, since=1.0)
+    rec.tick(2.0)
+    assert [(m.origin, m.destination) for m in rec.game.moves] == [(22, 18)]
+
+
+def test_a_lift_read_before_a_stall_and_its_landing_after_it_is_a_move() -> None:
+    # The debounced board: a change counts on the second read that shows it. The lift was
+    # first read at 1.00 s (the read before, at 0.99 s, still showed the piece); the host
+    # stalled; the read at 1.30 s accepted the lift and first saw the landing, the read at
+    # 1.31 s accepted the landing (the last read without it: 1.00 s). Stamped 10 ms
+    # apart, they may have been 320 ms apart.
+    rec = recogniser()
+    rec.observe(0.98, START)
+    rec.observe(1.3, START - {22}, since=0.99)
+    rec.observe(1.31, START - {22} | {18}, since=1.0)
+    rec.tick(2.0)
+    assert [(m.origin, m.destination) for m in rec.game.moves] == [(22, 18)]
+
+
+def test_a_push_read_on_time_is_still_a_push() -> None:
+    # The same switches read on time, a scan apart: the piece arrived within 30 ms of
+    # leaving its square at the most. No hand carries a piece that fast: it was pushed.
+    rec = recogniser()
+    rec.observe(0.98, START)
+    rec.observe(1.0, START - {22}, since=0.98)
+    rec.observe(1.01, START - {22} | {18}, since=0.99)
+    rec.tick(2.5)
+    assert rec.game.moves == []
+    rec.tick(5.0)
+    assert rec.correcting  # left standing: "the board is wrong"
+    assert rec.game.moves == []
+
+
+def test_a_stream_says_when_the_switches_were_last_read() -> None:
+    # `replay` reads "since" from a stream: a landing stamped 10 ms after the lift is a
+    # push when the reads were on time, and a move when the host had stalled.
+    on_time = [
+        {"t": 1000, "lift": 22, "since": 980},
+        {"t": 1010, "place": 18, "since": 990},
+    ]
+    late = [  # (first read at 1000, the host stalled, accepted at 1300)
+        {"t": 1300, "lift": 22, "since": 990},
+        {"t": 1310, "place": 18, "since": 1000},
+    ]
+    assert moves(run("brazilian", on_time)) == []
+    assert len(notices(run("brazilian", on_time), "illegal-board")) == 1
+    assert [m["fen"] for m in moves(run("brazilian", late))] == fens(
+        "brazilian", BRAZILIAN.initial_fen(), "c3-d4"
+    )
+
+
+# -- the board says when it last read the switches --------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 10.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_snapshot_says_the_last_read_that_did_not_show_its_change() -> None:
+    clock = Clock()
+    mock = MockBoard()
+    board = Board(mock, standard_layout(8), clock=clock, sleep=lambda s: None)
+    mock.set_occupied({5})
+    seen: list[Snapshot] = []
+    for _ in range(3):
+        seen.append(board.poll())
+        clock.now += 0.01
+    assert seen[1].occupied == frozenset({5}) and seen[0].since is None
+    mock.lift(5)
+    raw_seen = board.poll()  # 10.03: read, not yet accepted (two reads must agree)
+    clock.now += 0.3  # the host stalls
+    accepted = board.poll()
+    assert raw_seen.occupied == frozenset({5})
+    assert accepted.occupied == frozenset() and accepted.time == 10.33
+    assert accepted.since == 10.02  # the last read that showed the piece still there
+
+
+# -- through the runtime --------------------------------------------------------------------------
+
+
+def live(tmp_path: Path) -> Runtime:
+    """A runtime on the simulator, answering as a real board does: the test moves the
+    magnets itself, between the runtime's reads."""
+    board = LiveBoard("sim", BRAZILIAN)
+    occupied = board.set_up(START)
+    board.simulated = False
+    config = Config(journal=tmp_path / "j.jsonl", games_dir=tmp_path / "g", speech=False)
+    session = Session(config, Announcer("en"), resume=False, now=time.monotonic(),
+                      occupied=occupied)
+    return Runtime(session, board)
+
+
+async def until(check, timeout: float = PATIENCE) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def test_a_host_that_stalls_between_reading_a_lift_and_its_landing_plays_the_move(
+    tmp_path: Path,
+) -> None:
+    runtime = live(tmp_path)
+    board = runtime.board
+    magnets = board.board.backend
+    assert isinstance(magnets, MockBoard)
+    c3, d4 = board.squares.to_hardware_map[22], board.squares.to_hardware_map[18]
+    read = board.read
+    stalled: list[float] = []
+
+    def stalling_read() -> Snapshot:
+        """The runtime's read; the first time it reads c3 lifted (before the debouncer
+        has accepted it), the host is busy 300 ms, and the hand lands on d4 meanwhile."""
+        snapshot = read()
+        if not stalled and c3 not in board.board.last_raw and 22 in snapshot.occupied:
+            stalled.append(snapshot.time)
+            time.sleep(0.15)  # (blocking: the whole loop is busy)
+            magnets.place(d4)
+            time.sleep(0.15)
+        return snapshot
+
+    board.read = stalling_read  # type: ignore[method-assign]
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await until(lambda: runtime.session.recogniser.now > 0)
+        magnets.lift(c3)
+        await until(lambda: len(runtime.session.game.moves) == 1)
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(task, PATIENCE)
+
+    asyncio.run(play())
+    assert stalled, "the host never stalled"
+    assert runtime.state()["moves"] == ["c3-d4"]
+
+
+def test_a_piece_pushed_on_read_on_time_by_the_runtime_is_no_move(tmp_path: Path) -> None:
+    runtime = live(tmp_path)
+    board = runtime.board
+    magnets = board.board.backend
+    assert isinstance(magnets, MockBoard)
+    c3, d4 = board.squares.to_hardware_map[22], board.squares.to_hardware_map[18]
+    recogniser = runtime.session.recogniser
+
+    async def play() -> None:
+        task = asyncio.create_task(runtime.run(console=False))
+        await until(lambda: recogniser.now > 0)
+        magnets.knock(c3, onto=d4)  # between two reads: it arrives as it leaves
+        # Left standing, it becomes a wrong board to put right (after GRACE), never a move.
+        await until(lambda: recogniser.correcting)
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(task, PATIENCE)
+
+    asyncio.run(play())
+    assert runtime.state()["moves"] == []
