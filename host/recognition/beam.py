@@ -47,8 +47,9 @@ HISTORY = 64
 #: board swept or set up: recogniser.SWEEP)
 EVERY_ORDER = 6
 
-#: one scan's changes as the stories were extended by them
-Scan = tuple[float, frozenset[int], frozenset[int], Context]
+#: one scan's changes as the stories were extended by them (no context: the switches
+#: went unread until then, `unseen_until`)
+Scan = tuple[float, frozenset[int], frozenset[int], Context | None]
 
 
 class Beam:
@@ -127,6 +128,16 @@ class Beam:
         cheapest = ranked[0][0]
         return [s for c, s in ranked if c < cheapest + margin - EPS]
 
+    def unseen_until(self, now: float) -> None:
+        """The switches went unread until `now`: every story's conditions are counted
+        from then at the latest (`Story.unseen_until`)."""
+        self.stories = [story.unseen_until(now) for story in self.stories]
+        self._ranked = None
+        if self._base is not None and len(self._since) < HISTORY:  # (a scan of no change)
+            self._since.append((now, frozenset(), frozenset(), None))
+        else:
+            self._base, self._since = None, []
+
     def keep(self, wanted: Callable[[Story], bool], now: float) -> None:
         """Keep only the stories `wanted` says (at least the best one)."""
         kept = [s for s in self.stories if wanted(s)]
@@ -149,7 +160,10 @@ class Beam:
         since = self._since
         self.stories, self._since, self._ranked = list(self._base), [], None
         for now, lifted, placed, ctx in since:
-            self.advance(now, lifted, placed, replace(ctx, allowed=allowed))
+            if ctx is None:
+                self.unseen_until(now)
+            else:
+                self.advance(now, lifted, placed, replace(ctx, allowed=allowed))
         return True
 
     def next_change(self, now: float) -> float | None:

@@ -143,11 +143,11 @@ def _comes_down(
     paths = compatible(ctx.rules(story), ply)
     early = square != ply.origin
     if early:
-        cost += costs.held_early(ply.early) + _anticipated(story, ply, paths)
+        cost += costs.held_early(ply.least_early) + _anticipated(story, ply, paths)
     crowned = ply.crowned_at if ply.crowned_at and ply.crowned_at[0] == square else None
     down = replace(
         ply, on=square, since=now, last=now, early=0.0 if early else ply.early, touched=True,
-        crowned_at=crowned,
+        crowned_at=crowned, early_lead=0.0 if early else ply.early_lead,
     )
     found: list[Story] = []
     if square == ply.origin and ply.was is None:
@@ -170,7 +170,7 @@ def _comes_down(
 def _anticipated(story: Story, ply: Underway, paths: tuple[Path, ...]) -> float:
     """The cost of a ply lifted before its turn began that can only be a capture of the
     piece the last ply brought: it was lifted to take a piece not there yet."""
-    if ply.early <= costs.TOGETHER or not story.plies or not paths:
+    if ply.least_early <= costs.TOGETHER or not story.plies or not paths:
         return 0.0
     brought = story.plies[-1].move.destination
     return costs.ANTICIPATED if all(brought in p.captures for p in paths) else 0.0

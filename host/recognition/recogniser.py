@@ -163,6 +163,8 @@ class Recogniser:
         after `since` (the last read of the switches without them), or at `now` (None)."""
         events: list[Event] = []
         self._now = now
+        if since is not None and now - since > costs.TOGETHER + EPS:
+            self.beam.unseen_until(now)  # (read late: the board was not seen meanwhile)
         change = self.log.record(now, frozenset(occupied))
         if change is not None:
             if self._block is not None and self.sensed != self._block:

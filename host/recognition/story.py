@@ -77,6 +77,13 @@ class Underway:
     #: how much earlier than `since` it may have left `left` (the reads of that change:
     #: host/recognition/costs.py)
     lead: float = 0.0
+    #: how much shorter `early` may have been (the turn may have begun that much sooner)
+    early_lead: float = 0.0
+
+    @property
+    def least_early(self) -> float:
+        """The shortest time the reads allow between its lift and its turn beginning."""
+        return max(0.0, self.early - self.early_lead)
 
     def key(self) -> tuple[object, ...]:
         return (self.origin, self.removed, self.stops, self.lifted, self.on, self.was,
@@ -278,4 +285,23 @@ class Story:
 
     def with_cost(self, extra: float) -> Story:
         return replace(self, fixed=self.fixed + extra) if extra else self
+
+    def unseen_until(self, now: float) -> Story:
+        """This story after the switches went unread until `now` (a host that stalled):
+        every condition going on may have been broken and begun again unseen (a resting
+        piece lifted and put back, a knocked piece put back and knocked again), so each
+        is counted from `now` at the latest: a wait is too long only if even the
+        shortest the reads allow is."""
+        ply = self.ply
+        if ply is not None:
+            if ply.rest is not None and ply.rest.start < now:
+                ply = replace(ply, rest=replace(ply.rest, start=now))
+            elif ply.lifted and ply.on is None and ply.since + ply.busy < now:
+                ply = replace(ply, busy=now - ply.since)
+        loose = tuple(
+            replace(piece, term=replace(piece.term, start=piece.term.start + now - piece.since))
+            if piece.term is not None and piece.since < now else piece
+            for piece in self.loose
+        )
+        return replace(self, ply=ply, loose=loose)
 

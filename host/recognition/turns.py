@@ -136,11 +136,12 @@ def done_landings(path: Path, stops: tuple[int, ...]) -> int:
     return i
 
 
-def finish(story: Story, move: Move, finished: float) -> Story:
+def finish(story: Story, move: Move, finished: float, lead: float = 0.0) -> Story:
     """`story` with its ply underway done as `move`, finished at `finished` (the mover's
-    last action belonging to it; the piece released there, so what resting in the hand
-    cost until now does not count); its captured pieces not taken off are forgotten.
-    A piece the next player already holds becomes their ply (see `_played_on`)."""
+    last action belonging to it, which may have been `lead` earlier: the reads of that
+    change; the piece released there, so what resting in the hand cost until now does
+    not count); its captured pieces not taken off are forgotten. A piece the next
+    player already holds becomes their ply (see `_played_on`)."""
     ply = story.ply
     assert ply is not None
     if ply.crowned_at is not None and ply.crowned_at[0] == move.destination:
@@ -157,7 +158,7 @@ def finish(story: Story, move: Move, finished: float) -> Story:
             if piece.at is not None and piece.piece is not None:
                 lingering[piece.at] = piece.piece
             removed = removed | {piece.home}
-            held += piece.term.ended(finished) if piece.term is not None else 0.0
+            held += piece.term.ended(finished - lead) if piece.term is not None else 0.0
             continue
         loose.append(piece)
     forgotten = move.captures - removed
@@ -176,17 +177,18 @@ def finish(story: Story, move: Move, finished: float) -> Story:
         ghosts=story.ghosts,
         fixed=story.fixed + held + (costs.FORGET if forgotten else 0.0),
     )
-    played = _played_on(done)
-    if forgotten and played.ply is not None and played.ply.early > costs.TOGETHER:
+    played = _played_on(done, lead)
+    if forgotten and played.ply is not None and played.ply.least_early > costs.TOGETHER:
         # (the next player's piece was in the hand before the capture was done: nothing
         # they did since proves the pieces left standing forgotten)
         played = replace(played, fixed=played.fixed + costs.STILL_REMOVING - costs.FORGET)
     return played
 
 
-def _played_on(story: Story) -> Story:
-    """The next player's turn has begun while they hold one of their own pieces
-    (lifted out of turn): that piece is their ply underway, lifted early."""
+def _played_on(story: Story, lead: float) -> Story:
+    """The next player's turn has begun (at `turn_began`, or up to `lead` before) while
+    they hold one of their own pieces (lifted out of turn): that piece is their ply
+    underway, lifted early."""
     side = story.position.turn
     mine = [
         piece for piece in story.loose
@@ -200,9 +202,10 @@ def _played_on(story: Story) -> Story:
     ply = Underway(
         origin=latest.home, lifted=True, left=latest.home, since=latest.since,
         last=latest.since, lead=latest.lead, early=max(0.0, story.turn_began - latest.since),
+        early_lead=lead,
     )
     rest = tuple(piece for piece in story.loose if piece is not latest)
-    held = latest.term.ended(story.turn_began) if latest.term is not None else 0.0
+    held = latest.term.ended(story.turn_began - lead) if latest.term is not None else 0.0
     return replace(story, ply=ply, loose=rest, acted=True, fixed=story.fixed + held)
 
 
@@ -265,4 +268,4 @@ def settled(story: Story, ctx: Context, now: float) -> list[Story]:
         ends = [p for p in paths if p.origin == p.destination and ply.origin in (None, p.origin)]
     off = off_board(story)
     done = {p.move for p in ends if p.captures <= off}
-    return [finish(story, move, now) for move in done]
+    return [finish(story, move, now, ctx.lead) for move in done]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Game, Move, Position, get_variant
 from engine.position import Piece
@@ -38,7 +39,7 @@ class Scenario:
     variant: str
     seed: str
     fen: str
-    events: list[dict[str, int]]
+    events: list[dict[str, Any]]
     #: the FEN after each move the board must commit, in order (corrections applied)
     expected: list[str]
     #: illegal-board notices the stream must raise (illegal moves held past the grace)
@@ -306,11 +307,6 @@ class Driver:
         scan = self.rng.uniform(*self.scan_range)
         phase = self.rng.uniform(0, scan)
         events = self.table.events(self.start.occupied(), scan, phase, stall=self.stall)
-        if self.table.hidden and not self.touch_move:
-            # A busy host missed a piece going and coming back (a hover, a brush): the
-            # switches then show a pause that was not made, so a move may be read, then
-            # read again when its piece goes on (touch-move off).
-            self.corrections = True
         return Scenario(
             family=self.family,
             variant=self.variant.name,
@@ -329,7 +325,7 @@ class Driver:
         )
 
 
-def _as_seen(events: list[dict[str, int]], start: int, end: int) -> tuple[int, int]:
+def _as_seen(events: list[dict[str, Any]], start: int, end: int) -> tuple[int, int]:
     """An illegal board's window as the switches report it: from the first scan that
     shows the misplaced piece (a scan or so after the hand put it there)."""
     seen = [e["t"] for e in events if e["t"] >= start]

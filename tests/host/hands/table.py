@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Position, Variant
 from engine.position import Piece
@@ -44,8 +45,6 @@ class Table:
     #: where the moving piece last touched down, when a habit put it somewhere on the
     #: way (it travels on from there)
     hand_at: int | None = None
-    #: late reads (a busy host) that missed a change undone before them (`events`)
-    hidden: int = 0
 
     @classmethod
     def from_position(
@@ -122,7 +121,7 @@ class Table:
         *,
         stall: float = 0.0,
         stalls: tuple[float, float] = STALLS,
-    ) -> list[dict[str, int]]:
+    ) -> list[dict[str, Any]]:
         """Sample the raw timeline every `scan` ms (first instant `phase`): one event per
         square whose level differs from the previous sample, stamped with the instant and
         with the instant of the read before (`since`: the change happened between them).
@@ -130,14 +129,13 @@ class Table:
         A change at exactly a scan instant is seen at that instant. A busy host (with
         chance `stall` for each read that would see a change) reads late, `stalls` ms
         later: the changes made meanwhile are seen together, stamped with the late read,
-        and the reads go on every `scan` from there. `hidden` counts the late reads that
-        missed a square changing and changing again (a piece that went and came back,
-        unseen, as a brush shorter than a scan is)."""
-        self.hidden = 0
+        and the reads go on every `scan` from there (a piece may have gone and come back
+        unseen meanwhile); a late read that saw no change is a line of the whole board
+        (`occupied`) saying `since`."""
         stalling = random.Random(self.rng.random()) if stall > 0 else None
         level = {sq: True for sq in start}
         seen = dict(level)
-        out: list[dict[str, int]] = []
+        out: list[dict[str, Any]] = []
         ordered = sorted(self.changes, key=lambda c: c[0])
         i = 0
         while i < len(ordered):
@@ -147,21 +145,22 @@ class Table:
             if late:
                 instant += stalling.uniform(*stalls)  # type: ignore[union-attr]
                 phase = instant  # (the scan loop starts its grid again after a late read)
-            times: dict[int, list[float]] = {}
             while i < len(ordered) and ordered[i][0] <= instant + 1e-9:
-                when, square, closed = ordered[i]
+                _, square, closed = ordered[i]
                 level[square] = closed
-                times.setdefault(square, []).append(when)
                 i += 1
-            if late and any(len(ts) > 1 and ts[-1] - ts[0] > CHATTER for ts in times.values()):
-                self.hidden += 1
             t = int(round(instant))
-            since = min(t, int(round(before)))
+            since = max(0, min(t, int(round(before))))
+            read = len(out)
             for square in sorted(level):
                 if level[square] != seen.get(square, False):
                     seen[square] = level[square]
                     kind = "place" if level[square] else "lift"
-                    out.append({"t": t, kind: square, "since": max(0, since)})
+                    out.append({"t": t, kind: square, "since": since})
+            if late and len(out) == read and (not out or out[-1]["t"] <= t):
+                # (a late read that saw no change still says the switches went unread)
+                board = sorted(sq for sq, closed in level.items() if closed)
+                out.append({"t": t, "occupied": board, "since": since})
         return out
 
 
