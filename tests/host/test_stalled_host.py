@@ -11,6 +11,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from replaykit import fens, moves, notices, run
 
 from engine import Game, get_variant
@@ -75,6 +76,25 @@ def test_a_push_read_on_time_is_still_a_push() -> None:
     rec.tick(5.0)
     assert rec.correcting  # left standing: "the board is wrong"
     assert rec.game.moves == []
+
+
+@pytest.mark.parametrize("touch_move", [False, True])
+def test_a_stall_is_no_evidence_that_a_piece_rested(touch_move: bool) -> None:
+    # c3 comes down on d4 (legal) and is read there on time; the host then stalls
+    # 400 ms and reads the board unchanged: the hand may have hovered and come back
+    # meanwhile. Counted across the stall, the piece "stood" past SETTLE and 22-18 would
+    # be committed; counted from the late read, it has not. It goes on to b4.
+    rec = Recogniser(Game(BRAZILIAN), start=0.0, touch_move=touch_move)
+    rec.observe(0.98, START)
+    rec.observe(1.0, START - {22}, since=0.98)
+    rec.observe(1.2, START - {22} | {18}, since=1.18)
+    rec.observe(1.21, START - {22} | {18}, since=1.19)
+    rec.observe(1.61, START - {22} | {18}, since=1.2)  # read late: unchanged
+    assert rec.game.moves == []
+    events = rec.observe(1.65, START - {22} | {17}, since=1.63)
+    events += rec.tick(2.5)
+    assert [(m.origin, m.destination) for m in rec.game.moves] == [(22, 17)]
+    assert not [e for e in events if e.kind == "move-corrected"]
 
 
 def test_a_stream_says_when_the_switches_were_last_read() -> None:
