@@ -47,9 +47,9 @@ HISTORY = 64
 #: board swept or set up: recogniser.SWEEP)
 EVERY_ORDER = 6
 
-#: one scan's changes as the stories were extended by them (no context: the switches
-#: went unread until then, `unseen_until`)
-Scan = tuple[float, frozenset[int], frozenset[int], Context | None]
+#: one scan's changes as the stories were extended by them (or, instead of the context,
+#: how long the switches went unread until then: `unread`)
+Scan = tuple[float, frozenset[int], frozenset[int], Context | float]
 
 
 class Beam:
@@ -128,13 +128,13 @@ class Beam:
         cheapest = ranked[0][0]
         return [s for c, s in ranked if c < cheapest + margin - EPS]
 
-    def unseen_until(self, now: float) -> None:
-        """The switches went unread until `now`: every story's conditions are counted
-        from then at the latest (`Story.unseen_until`)."""
-        self.stories = [story.unseen_until(now) for story in self.stories]
+    def unread(self, now: float, unseen: float) -> None:
+        """The switches went unread for `unseen` seconds before `now`: that time does
+        not count towards any story's conditions (`Story.unread`)."""
+        self.stories = [story.unread(now, unseen) for story in self.stories]
         self._ranked = None
         if self._base is not None and len(self._since) < HISTORY:  # (a scan of no change)
-            self._since.append((now, frozenset(), frozenset(), None))
+            self._since.append((now, frozenset(), frozenset(), unseen))
         else:
             self._base, self._since = None, []
 
@@ -160,8 +160,8 @@ class Beam:
         since = self._since
         self.stories, self._since, self._ranked = list(self._base), [], None
         for now, lifted, placed, ctx in since:
-            if ctx is None:
-                self.unseen_until(now)
+            if isinstance(ctx, float):
+                self.unread(now, ctx)
             else:
                 self.advance(now, lifted, placed, replace(ctx, allowed=allowed))
         return True

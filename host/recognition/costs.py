@@ -21,7 +21,9 @@ how much earlier than its time it may have been; a host that stalled, reading la
 widens it). A judgement that two changes were too close (a push, not a carry) holds
 only if even the longest gap the reads allow is too short; one that a condition
 lasted too long, only if even the shortest gap is too long. So a late read never
-makes a hand's action look impossible.
+makes a hand's action look impossible. Nor is time the switches went unread (past a
+moment, TOGETHER) evidence that the board stood still: a piece may have gone and come
+back meanwhile, so it counts towards no condition (`Story.unread`).
 
 Each figure below says the human timing it stands for and where that figure
 comes from. Where it is a judgement it says so. The hand families of

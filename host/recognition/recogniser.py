@@ -61,6 +61,8 @@ class Recogniser:
         #: the board a takeback command left to be put right (nothing read until it changes)
         self._block: frozenset[int] | None = None
         self._now = start
+        #: until when the switches' reads have been accounted for (`observe`'s `since`)
+        self._seen = start
         #: pieces a hand said it puts down next on a square (the simulator's tray)
         self._told: dict[int, Piece] = {}
         self.beam = Beam([self._fresh(start)])
@@ -163,8 +165,11 @@ class Recogniser:
         after `since` (the last read of the switches without them), or at `now` (None)."""
         events: list[Event] = []
         self._now = now
-        if since is not None and now - since > costs.TOGETHER + EPS:
-            self.beam.unseen_until(now)  # (read late: the board was not seen meanwhile)
+        if since is not None:  # (the unread time, past a moment, proves no stillness)
+            unseen = now - max(since, self._seen) - costs.TOGETHER
+            self._seen = now
+            if unseen > EPS:
+                self.beam.unread(now, unseen)
         change = self.log.record(now, frozenset(occupied))
         if change is not None:
             if self._block is not None and self.sensed != self._block:

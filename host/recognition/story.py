@@ -286,21 +286,26 @@ class Story:
     def with_cost(self, extra: float) -> Story:
         return replace(self, fixed=self.fixed + extra) if extra else self
 
-    def unseen_until(self, now: float) -> Story:
-        """This story after the switches went unread until `now` (a host that stalled):
-        every condition going on may have been broken and begun again unseen (a resting
-        piece lifted and put back, a knocked piece put back and knocked again), so each
-        is counted from `now` at the latest: a wait is too long only if even the
-        shortest the reads allow is."""
+    def unread(self, now: float, unseen: float) -> Story:
+        """This story after the switches went unread for `unseen` seconds before `now` (a
+        host that stalled): a condition going on may have been broken and begun again
+        meanwhile (a resting piece lifted and put back, a knocked piece put back and
+        knocked again), so that time does not count towards it: each condition is
+        counted as if it had begun that much later (never later than `now`)."""
+
+        def later(begun: float) -> float:
+            return min(unseen, max(0.0, now - begun))
+
         ply = self.ply
         if ply is not None:
-            if ply.rest is not None and ply.rest.start < now:
-                ply = replace(ply, rest=replace(ply.rest, start=now))
-            elif ply.lifted and ply.on is None and ply.since + ply.busy < now:
-                ply = replace(ply, busy=now - ply.since)
+            if ply.rest is not None:
+                rest = ply.rest
+                ply = replace(ply, rest=replace(rest, start=rest.start + later(rest.start)))
+            elif ply.lifted and ply.on is None:
+                ply = replace(ply, busy=ply.busy + later(ply.since + ply.busy))
         loose = tuple(
-            replace(piece, term=replace(piece.term, start=piece.term.start + now - piece.since))
-            if piece.term is not None and piece.since < now else piece
+            piece if (term := piece.term) is None
+            else replace(piece, term=replace(term, start=term.start + later(piece.since)))
             for piece in self.loose
         )
         return replace(self, ply=ply, loose=loose)
