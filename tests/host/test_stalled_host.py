@@ -22,6 +22,7 @@ from hardware.mock import MockBoard
 from host.config import Config
 from host.live.board import LiveBoard
 from host.live.runtime import Runtime
+from host.recognition import costs
 from host.recognition.recogniser import Recogniser
 from host.session import Session
 from host.voice.announce import Announcer
@@ -95,6 +96,21 @@ def test_a_stall_is_no_evidence_that_a_piece_rested(touch_move: bool) -> None:
     events += rec.tick(2.5)
     assert [(m.origin, m.destination) for m in rec.game.moves] == [(22, 17)]
     assert not [e for e in events if e.kind == "move-corrected"]
+
+
+def test_a_slow_scanner_still_commits_a_move_that_stands() -> None:
+    # A loaded host reading every 30 ms (each snapshot's changes after the read two
+    # before, as the debounced board says): no read is a stall, so the move that stands
+    # is committed as on a fast scanner, a quarter second after it lands.
+    rec = recogniser()
+    reads = [round(1.0 + 0.03 * i, 2) for i in range(40)]
+    for before, then in zip([0.94, 0.97, *reads], reads, strict=False):
+        board = START if then < 1.1 else START - {22} if then < 1.3 else START - {22} | {18}
+        rec.observe(then, board, since=before)
+        if rec.game.moves:
+            break
+    assert [(m.origin, m.destination) for m in rec.game.moves] == [(22, 18)]
+    assert rec.now <= 1.3 + costs.SETTLE + 0.06
 
 
 def test_a_stream_says_when_the_switches_were_last_read() -> None:
