@@ -321,10 +321,11 @@
     send("hands", { place: move.to });
   });
   // The put-right a person would do: the same lifts and places, one after another.
-  $("btn-put-right").addEventListener("click", () => {
+  // (decided, like a click, once the board has answered what the hands already sent)
+  $("btn-put-right").addEventListener("click", () => board.hands.act(() => {
     board.hands.putBack();
     for (const step of (state && state.put_right) || []) send("hands", step);
-  });
+  }));
   $("btn-rematch").addEventListener("click", () => {
     const players = state.players || { W: "human", B: "human" };
     control("new", { variant: state.variant, players: { W: players.B, B: players.W } });
