@@ -49,15 +49,16 @@ _OWN: dict[str, dict[str, str]] = {
         "binary-message": "Envie texto JSON, não dados binários.",
         "unknown-command": "Comando desconhecido: {command}.",
         # a new game's clock, typed in the dialog (host/clock/control.py)
-        "clock-too-many": "O relógio '{clock}' não vale: no máximo dois tempos, o das "
-        "Brancas e depois o das Pretas (5+3/2+3).",
+        "clock-too-many": "O relógio '{clock}' não vale: escreva minutos+incremento, no "
+        "máximo dois, o das Brancas e depois o das Pretas (5+3/2+3).",
         "clock-format": "O relógio '{clock}' não vale: escreva os minutos, + e os segundos "
         "somados a cada lance, como 5+3, 90+30 ou 0.5+1.",
-        "clock-not-finite": "O relógio '{clock}' não vale: use números finitos, como 5+3.",
-        "clock-main": "O relógio '{clock}' não vale: o tempo principal deve ser maior que "
-        "0 e de no máximo {max} minutos.",
-        "clock-increment": "O relógio '{clock}' não vale: o incremento vai de 0 a {max} "
-        "segundos.",
+        "clock-not-finite": "O relógio '{clock}' não vale: escreva minutos+incremento com "
+        "números finitos, como 5+3.",
+        "clock-main": "O relógio '{clock}' não vale: em minutos+incremento, o tempo "
+        "principal vai de mais de 0 a {max} minutos.",
+        "clock-increment": "O relógio '{clock}' não vale: em minutos+incremento, o "
+        "incremento vai de 0 a {max} segundos.",
         # who may control (403)
         "watching-only": "Só assistindo: os controles pedem o código mostrado quando o "
         "tabuleiro foi ligado.",
@@ -105,16 +106,16 @@ _OWN: dict[str, dict[str, str]] = {
         "socket-body": "{kind} must be a JSON object",
         "binary-message": "send JSON text, not binary",
         "unknown-command": "unknown command {command}",
-        "clock-too-many": "clock '{clock}' is not a time control: at most two times, "
-        "White's then Black's (5+3/2+3)",
+        "clock-too-many": "clock '{clock}' is not a time control: write minutes+increment, "
+        "at most two of them, White's then Black's (5+3/2+3)",
         "clock-format": "clock '{clock}' is not a time control: write minutes+increment "
         "like 5+3, 90+30 or 0.5+1 (the minutes, then + and the seconds added per move)",
-        "clock-not-finite": "clock '{clock}' is not a time control: use finite numbers, "
-        "like 5+3",
-        "clock-main": "clock '{clock}' is not a time control: the main time must be above "
-        "0 and at most {max} minutes",
-        "clock-increment": "clock '{clock}' is not a time control: the increment goes from "
-        "0 to {max} seconds",
+        "clock-not-finite": "clock '{clock}' is not a time control: write minutes+increment "
+        "in finite numbers, like 5+3",
+        "clock-main": "clock '{clock}' is not a time control: in minutes+increment the main "
+        "time is above 0 and at most {max} minutes",
+        "clock-increment": "clock '{clock}' is not a time control: in minutes+increment the "
+        "increment goes from 0 to {max} seconds",
         "watching-only": "watching only: controls need the token shown at start-up",
         "token-needed": "this control needs the token shown when the board was started",
         "local-only": "controls are only accepted from this computer (start with a token "
