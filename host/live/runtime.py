@@ -55,7 +55,7 @@ from host.live.state import game_state
 from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
 from host.voice.messages import COMMAND_WORDS, VARIANT_NAMES
-from host.voice.request_errors import RequestError
+from host.voice.request_errors import RequestError, error_text
 
 log = logging.getLogger(__name__)
 
@@ -416,8 +416,8 @@ class Runtime:
             return
         try:
             self.typed(line)
-        except Refused as error:
-            print(f"cannot: {error}", file=sys.stderr)
+        except Refused as error:  # said in the board's language, as the page says it
+            print(error_text(error.code, error.params, self.session.language), file=sys.stderr)
 
     # -- inside ----------------------------------------------------------------------------
 
