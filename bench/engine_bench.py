@@ -63,8 +63,9 @@ PI_BUDGET_MS = 10.0  # what a move check may take on the Pi
 
 # (variant, FEN, where it comes from). The first is the issue's; the others were
 # found by `search_worst` (hill-climbing on the time of one `legal_moves()` call
-# from random positions, seed 7, 25 s per variant) and are deliberately
-# adversarial: many kings and long flying-king captures with many paths.
+# from random positions, seed 7, 25 s per variant, or where it says so seed 11 and
+# 150 s) and are deliberately adversarial: many kings and long flying-king captures
+# with many paths. The seed-11 rows are the slowest of that family found so far.
 WORST_POSITIONS: tuple[tuple[str, str, str], ...] = (
     ("international", "W:WK23:B28,17,10,20,29,39,40,38,31,8,9",
      "issue: one king move capturing ten"),
@@ -75,6 +76,12 @@ WORST_POSITIONS: tuple[tuple[str, str, str], ...] = (
      "search: three kings, 12 captured, 52 paths"),
     ("international", "W:WK34,47,K49:B1,K2,8,13,19,K20,K21,K22,29,30,32,K36,39,40,K42,K50",
      "search: 36 moves, 112 paths"),
+    ("international",
+     "W:WK4,K6,K9,K12,K15,K25,K46,K47,K50:B7,8,K10,17,18,23,24,27,33,34,K41,42,43,44,45",
+     "search, seed 11: nine kings, 16 moves, 226 paths"),
+    ("international",
+     "W:WK11,K16,K25,K50:B2,3,9,10,12,17,18,K19,K20,K21,29,30,31,K32,K34,39,40,41,K42,43,46,48",
+     "search, seed 11: four kings, 14 moves, 330 paths"),
     ("brazilian", "W:WK4,K23,K28,K29,K32:BK1,7,8,9,10,12,14,K16,17,K18,19,21,25,26,K27",
      "search: five kings"),
     ("russian", "W:WK5,K10,K25,30:B1,3,4,6,7,K14,15,16,21,22,23,27,K29,K32",

@@ -43,6 +43,8 @@ each landing the next jumps in direction order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.rays import Rays
 
 NODE_BITS = 8  # a state's low bits: the jump's index (square * 4 + direction < 256)
@@ -54,6 +56,12 @@ _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 _Step = tuple[tuple[int, int], int, int]
 # A partial path: pieces and landings alternating, named; and where it ends
 _Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
+# a move's first path, its capture order and every path, named
+Spelt = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+# a king whose longest captures pass at most this many states has its moves' paths
+# spelt at once (`KingCaptures.moves`): then spelling costs less than deferring it
+SPELT_AT_ONCE = 24
 
 # per direction: where straight on comes among a landing's jumps, in direction order
 # (before both crossing ones, between them, between them, after both)
@@ -78,6 +86,40 @@ class EnemyPieces:
             opp ^= low
             compact <<= 1
         self.bit, self.square = bit, square
+
+
+class EveryPath:
+    """Every path of one king's longest captures, grouped as its moves are: spelt on
+    the first `of` call, for all the king's moves at once (`KingCaptures.every_path`),
+    and the search let go then (it is only kept for this)."""
+
+    __slots__ = ("_search", "_spelt")
+
+    def __init__(self, search: KingCaptures) -> None:
+        self._search: KingCaptures | None = search
+        self._spelt: list[Spelt] | None = None
+
+    def of(self, index: int) -> Spelt:
+        """(first path, its capture order, every path) of the king's `index`-th move (in
+        the order of `KingCaptures.moves`)."""
+        spelt = self._spelt
+        if spelt is None:
+            assert self._search is not None
+            spelt = self._spelt = self._search.every_path()
+            self._search = None
+        return spelt[index]
+
+
+class PathsLater:
+    """One move's every path, not spelt yet: the `index`-th group of `every`."""
+
+    __slots__ = ("every", "index")
+
+    def __init__(self, every: EveryPath, index: int) -> None:
+        self.every, self.index = every, index
+
+    def spell(self) -> Spelt:
+        return self.every.of(self.index)
 
 
 def _crossing_sights(rays: Rays, empty: int, jumpable: list[int]) -> list[int]:
@@ -114,7 +156,7 @@ class KingCaptures:
     """
 
     __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
-                 "_parents", "_layers")
+                 "_edges", "_parents", "_layers", "_marks", "_earliest")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces, names: tuple[int, ...]) -> None:
@@ -143,6 +185,8 @@ class KingCaptures:
                     todo.append(node)
         self._firsts = firsts
         self._parents = parents
+        self._marks: list[set[int]] | None = None
+        self._earliest: dict[int, int] = {}
         if not firsts:
             self.longest = 0
             self._layers: list[set[int]] = []
@@ -218,6 +262,14 @@ class KingCaptures:
                         steps.append(((names[land], blocker_name), bit, x))
                 elif slot > 0:
                     steps.append(((names[land], blocker_name), bit, x))
+            if slot > 0 and crossing >> lands[0] & 1:
+                # straight on comes first after the crossing jumps from the nearest landing
+                # that come before it (`edges` lists each next jump where it first comes)
+                before = up_sights >> lands[0] & 1
+                if slot == 2:
+                    before += down_sights >> lands[0] & 1
+                if before:
+                    out[:before + 1] = out[1:before + 1] + [x]
             edges[node] = out
             steps_of[node] = steps
 
@@ -231,24 +283,111 @@ class KingCaptures:
         self._lands = lands_of
         self._steps = steps_of
         self._layers = layers
+        self._edges = edges
 
     def paths(self, out: list[_RawMove]) -> None:
         """Append every longest capture, one raw move per landing path, its landings and
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
-        origin, square_of = self.origin, self._square_of
-        captured: dict[int, int] = {}  # pieces taken, compact bits -> their squares' bits
+        origin, mask_of = self.origin, self._masks()
         for spelt, (destination, taken) in self._spelt():
-            mask = captured.get(taken)
-            if mask is None:
-                mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
-                                             if taken >> i & 1)
-            out.append((origin, destination, mask, True, spelt[1::2], spelt[0::2]))
+            out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
-    def moves(self) -> list[tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
-        """Every longest capture as (origin, destination, True, every path, capture order
-        of the first path), one per destination and captured set, in the order of their
-        first paths (what grouping `paths` gives)."""
+    def firsts(self, out: list[_RawMove]) -> None:
+        """Append every longest capture once per (destination, pieces taken), with its
+        first path, in the order of first paths (what `paths` then keeping each move's
+        first path gives), without spelling the other paths (`_endings`)."""
+        origin, mask_of = self.origin, self._masks()
+        if sum(map(len, self._marked())) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
+            listed: set[_Ending] = set()
+            for spelt, ending in self._spelt():
+                if ending not in listed:
+                    listed.add(ending)
+                    out.append((origin, ending[0], mask_of(ending[1]), True, spelt[1::2],
+                                spelt[0::2]))
+            return
+        for (destination, taken), state, land in self._endings():
+            spelt = self._first_path(state, land)
+            out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
+
+    def moves(self, out: list) -> None:
+        """Append every longest capture once per (destination, pieces taken), in the
+        order of first paths, as `MoveGenerator.grouped` lists moves: (origin,
+        destination, True, pieces taken named, (first path, its capture order, every
+        path)), the last a `PathsLater` to be spelt when asked unless the longest
+        captures pass so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
+        origin = self.origin
+        if sum(map(len, self._marked())) <= SPELT_AT_ONCE:
+            for (destination, _), spelt in self._every_path():
+                out.append((origin, destination, True, frozenset(spelt[1]), spelt))
+            return
+        every, names, square_of = EveryPath(self), self._names, self._square_of
+        taken_names: dict[int, frozenset[int]] = {}
+        for index, ((destination, taken), _, _) in enumerate(self._endings()):
+            captures = taken_names.get(taken)
+            if captures is None:
+                pieces = []
+                rest = taken
+                while rest:
+                    low = rest & -rest
+                    pieces.append(names[square_of[low.bit_length() - 1]])
+                    rest ^= low
+                captures = taken_names[taken] = frozenset(pieces)
+            out.append((origin, destination, True, captures, PathsLater(every, index)))
+
+    def _endings(self) -> list[tuple[_Ending, int, int]]:
+        """Every ending (destination bit, pieces taken) of a longest capture, in the order
+        of first paths, with the last state and landing of its first path.
+
+        Walked forwards layer by layer through the marked states, each state once:
+        paths into one layer all have the same length, so the first path into a state
+        is the first path of its earliest parent (in the order of their first paths)
+        with that parent's earliest step into it (`_edges` lists a jump's next jumps in
+        the order they first come); listing each layer's states in the order their
+        first paths come keeps that true for the next, and for the endings. Each state's
+        earliest parent is kept (`_first_path`). The cost is the marked states and their
+        edges, not every path times its length."""
+        layers = self._layers
+        if not layers:
+            return []
+        marked = self._marked()
+        edges_of, lands_of = self._edges, self._lands
+        earliest = self._earliest  # state -> the parent its first path comes through
+        order = [state for _, state in self._firsts if state in marked[0]]
+        for after in marked[1:]:
+            reached = [(state ^ x, state) for state in order for x in edges_of[state & _NODE]
+                       if state & x < 256 and state ^ x in after]
+            earliest.update(reversed(reached))  # each state's earliest parent written last
+            order = list(dict.fromkeys([state for state, _ in reached]))
+        ends = [((land, state >> NODE_BITS), state, land) for state in order
+                for land in lands_of[state & _NODE]]
+        first = {ending: (ending, state, land) for ending, state, land in reversed(ends)}
+        return [first[ending] for ending in dict.fromkeys([ending for ending, _, _ in ends])]
+
+    def _first_path(self, state: int, land: int) -> tuple[int, ...]:
+        """The first path (pieces and landings alternating, named) to `state`, ending on
+        `land`, back through each state's earliest parent (after `_endings`)."""
+        steps_of, earliest, names = self._steps, self._earliest, self._names
+        spelt = [names[land]]
+        parent = earliest.get(state)
+        while parent is not None:
+            x = state ^ parent
+            for pair, _, step_x in steps_of[parent & _NODE]:
+                if step_x == x:  # the nearest landing the step is made from
+                    spelt.append(pair[1])
+                    spelt.append(pair[0])
+                    break
+            state, parent = parent, earliest.get(parent)
+        spelt.append(names[(state & _NODE) >> 2])  # the first piece (a jump is square * 4 + d)
+        spelt.reverse()
+        return tuple(spelt)
+
+    def every_path(self) -> list[Spelt]:
+        """Per (destination, pieces taken), in the order of first paths (that of
+        `_endings`): (first path, its capture order, every landing path)."""
+        return [spelt for _, spelt in self._every_path()]
+
+    def _every_path(self) -> list[tuple[_Ending, Spelt]]:
         grouped: dict[_Ending, list[tuple[int, ...]]] = {}
         for spelt, ending in self._spelt():
             group = grouped.get(ending)
@@ -256,17 +395,55 @@ class KingCaptures:
                 grouped[ending] = [spelt]
             else:
                 group.append(spelt)
-        origin = self.origin
-        return [(origin, ending[0], True, tuple([spelt[1::2] for spelt in group]), group[0][0::2])
+        return [(ending, (group[0][1::2], group[0][0::2], tuple([spelt[1::2] for spelt in group])))
                 for ending, group in grouped.items()]
 
-    def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
-        """Every longest capture in listing order: (pieces and landings alternating,
-        named; (destination bit, captured mask))."""
+    def move_count(self) -> int:
+        """How many (destination, pieces taken) the longest captures end with: every
+        state of the last layer is on a longest capture, so no path is walked."""
+        lands_of = self._lands
+        return len({(land, state >> NODE_BITS) for state in self._layers[-1]
+                    for land in lands_of[state & _NODE]}) if self._layers else 0
+
+    def path_count(self) -> int:
+        """How many landing paths the longest captures have, counted layer by layer
+        (paths into each state), none spelt."""
         layers = self._layers
         if not layers:
-            return []
-        parents, steps_of, names = self._parents, self._steps, self._names
+            return 0
+        steps_of, lands_of = self._steps, self._lands
+        ways = {state: 1 for _, state in self._firsts}
+        for _ in range(len(layers) - 1):
+            after: dict[int, int] = {}
+            for state, count in ways.items():
+                for _, bit, x in steps_of[state & _NODE]:
+                    if not state & bit:
+                        child = state ^ x
+                        after[child] = after.get(child, 0) + count
+            ways = after
+        return sum(count * len(lands_of[state & _NODE]) for state, count in ways.items())
+
+    def _masks(self) -> Callable[[int], int]:
+        """pieces taken (compact bits) -> the mask of their squares, remembered per set."""
+        square_of = self._square_of
+        captured: dict[int, int] = {}
+
+        def mask_of(taken: int) -> int:
+            mask = captured.get(taken)
+            if mask is None:
+                mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
+                                             if taken >> i & 1)
+            return mask
+
+        return mask_of
+
+    def _marked(self) -> list[set[int]]:
+        """Per layer, its states that lie on a longest capture, marked backwards from
+        the last layer (every state of which does) through each jump's incoming edges;
+        remembered (spelling every path after `first_paths` marks nothing again)."""
+        if self._marks is not None:
+            return self._marks
+        layers, parents = self._layers, self._parents
         last = len(layers) - 1
         marked = [layers[last]] * len(layers)  # marked[k]: states of layer k on a longest
         for k in range(last - 1, -1, -1):
@@ -274,6 +451,18 @@ class KingCaptures:
             marked[k] = {state for later in after
                          for x in parents[later & _NODE]  # type: ignore[union-attr]
                          if (state := later ^ x) in layer}
+        self._marks = marked
+        return marked
+
+    def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
+        """Every longest capture in listing order: (pieces and landings alternating,
+        named; (destination bit, pieces taken))."""
+        layers = self._layers
+        if not layers:
+            return []
+        steps_of, names = self._steps, self._names
+        last = len(layers) - 1
+        marked = self._marked()
         # prefixes: (state, pieces and landings up to the state's piece), listing order
         prefixes: list[tuple[int, tuple[int, ...]]] = [
             (state, (names[piece],)) for piece, state in self._firsts if state in marked[0]]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.king_captures import EnemyPieces, KingCaptures
+from engine.king_captures import EnemyPieces, KingCaptures, PathsLater, Spelt
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
@@ -34,8 +34,13 @@ from engine.variant import (
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# (origin, destination, king after, every path, capture order of the first path)
-Grouped = tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]
+# (origin, destination, king after, pieces taken, (first path, its capture order,
+# every path) or, for a flying king's capture, the same spelt when asked)
+Grouped = tuple[int, int, bool, frozenset[int], Spelt | PathsLater]
+# what `MoveGenerator.captures` lists: every path, one raw move per move with its first
+# path, or moves as `grouped` lists them
+PATHS, FIRSTS, GROUPED = "paths", "firsts", "grouped"
+_NOTHING_TAKEN: frozenset[int] = frozenset()
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
@@ -191,32 +196,83 @@ class MoveGenerator:
         return False
 
     def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None,
-                 grouped: bool = False) -> list:
-        """Every complete capture sequence allowed by the precedence rule, one per path;
-        paths and capture orders written in `names` when given (see `legal`). With
-        `grouped`, the moves `grouped` gives instead."""
-        sequences: list[RawMove] = []
-        occupied_all = own | opp
-        empty = self.valid & ~occupied_all
-        promo = self.top_row if white else self.bottom_row
-        men_dirs = self.men_jump_dirs_white if white else self.men_jump_dirs_black
-        # Only walk the pieces that can start a capture: men with an enemy
-        # next to them and an empty square beyond (found for all men at once),
-        # and every king.
+                 want: str = PATHS) -> list:
+        """The complete capture sequences allowed by the precedence rule, paths and
+        capture orders written in `names` when given (see `legal`): with `want` PATHS
+        one raw move per path; FIRSTS one per (origin, destination, captured set), with
+        its first path; GROUPED the moves `grouped` gives."""
+        # `_starters`, inlined: this runs at every node of the computer's search
+        empty = self.valid & ~(own | opp)
         targets = opp if self.men_capture_kings else opp & ~kings
         starters = own & kings
-        for i in men_dirs:
+        for i in self.men_jump_dirs_white if white else self.men_jump_dirs_black:
             d = self.all_directions[i]
             if d > 0:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         if self.kings_by_layers and starters & kings:
-            walker = (self._capture_walker(opp, kings, promo, self.men_jumps[white])
-                      if starters & ~kings else None)
-            return self._longest_captures(starters, occupied_all, opp, kings, walker, names,
-                                          grouped)
+            found, longest = self._searched(starters, own | opp, opp, kings, white, names)
+            result: list = []
+            for here in found:
+                if isinstance(here, KingCaptures):
+                    if here.longest == longest:
+                        if want == PATHS:
+                            here.paths(result)
+                        elif want == FIRSTS:
+                            here.firsts(result)
+                        else:
+                            here.moves(result)
+                else:
+                    longest_here = [s for s in here if s[2].bit_count() == longest]
+                    if names is not None:
+                        longest_here = _named(longest_here, names)
+                    result.extend(_wanted(longest_here, want))
+            return result
+        sequences = self._walked(starters, own | opp, opp, kings, white)
+        if names is not None:
+            sequences = _named(sequences, names)
+        return _wanted(sequences, want)
+
+    def _capture_count(self, own: int, opp: int, kings: int, white: bool, paths: bool) -> int:
+        """How many capture moves (or with `paths`, paths) `captures` would list; a
+        flying king's are counted without spelling a path (`KingCaptures.move_count`)."""
+        starters = self._starters(own, opp, kings, white)
+        if self.kings_by_layers and starters & kings:
+            found, longest = self._searched(starters, own | opp, opp, kings, white, None)
+            count = 0
+            for here in found:
+                if isinstance(here, KingCaptures):
+                    if here.longest == longest:
+                        count += here.path_count() if paths else here.move_count()
+                else:
+                    longest_here = [s for s in here if s[2].bit_count() == longest]
+                    count += len(longest_here if paths else unique_moves(longest_here))
+            return count
+        sequences = self._walked(starters, own | opp, opp, kings, white)
+        return len(sequences if paths else unique_moves(sequences))
+
+    def _starters(self, own: int, opp: int, kings: int, white: bool) -> int:
+        """The pieces that may start a capture: men with an enemy next to them and an
+        empty square beyond (found for all men at once), and every king."""
+        empty = self.valid & ~(own | opp)
+        targets = opp if self.men_capture_kings else opp & ~kings
+        starters = own & kings
+        for i in self.men_jump_dirs_white if white else self.men_jump_dirs_black:
+            d = self.all_directions[i]
+            if d > 0:
+                starters |= (((empty >> d) & targets) >> d) & own
+            else:
+                starters |= (((empty << -d) & targets) << -d) & own
+        return starters
+
+    def _walked(self, starters: int, occupied_all: int, opp: int, kings: int,
+                white: bool) -> list[RawMove]:
+        """Every capture of `starters`, walked square by square, by origin, that the
+        precedence rule allows."""
+        promo = self.top_row if white else self.bottom_row
         extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+        sequences: list[RawMove] = []
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             found: list = []
@@ -225,17 +281,17 @@ class MoveGenerator:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = self._apply_precedence(sequences, kings)
-        if names is not None:
-            sequences = _named(sequences, names)
-        return _grouped(sequences) if grouped else sequences
+        return sequences
 
-    def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
-                          extend, names: Names | None, grouped: bool = False) -> list:
-        """The majority rule with flying kings: only the longest captures, kings searched
-        breadth first (`engine.king_captures`), men walked; listed by origin as ever.
-        Raw moves, or with `grouped` the moves `grouped` gives. `extend` walks the men
-        (None when no man can capture)."""
-        found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
+    def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
+                  names: Names | None) -> tuple[list[list[RawMove] | KingCaptures], int]:
+        """The majority rule with flying kings: per starting piece, by origin, its
+        captures (men walked) or its search (kings, `engine.king_captures`, paths to be
+        spelt in `names`); and how many pieces the longest capture takes."""
+        extend = (self._capture_walker(opp, kings, self.top_row if white else self.bottom_row,
+                                       self.men_jumps[white])
+                  if starters & ~kings else None)  # only made when a man can capture
+        found: list[list[RawMove] | KingCaptures] = []
         longest = 0
         named = self.bit_names if names is None else names
         pieces = EnemyPieces(opp, len(self.bit_names))
@@ -247,26 +303,12 @@ class MoveGenerator:
                 found.append(search)
                 continue
             walked: list = []
-            extend(origin, False, 0, (), (), walked, occupied)
+            extend(origin, False, 0, (), (), walked, occupied)  # type: ignore[misc]
             sequences = [(origin, final, captured, king_end, path, order)
                          for final, captured, path, order, king_end in walked]
             longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
             found.append(sequences)
-        result: list = []
-        for here in found:
-            if isinstance(here, KingCaptures):
-                if here.longest != longest:
-                    continue
-                if grouped:
-                    result.extend(here.moves())
-                else:
-                    here.paths(result)
-            else:
-                longest_here = [s for s in here if s[2].bit_count() == longest]
-                if names is not None:
-                    longest_here = _named(longest_here, names)
-                result.extend(_grouped(longest_here) if grouped else longest_here)
-        return result
+        return found, longest
 
     def _capture_walker(self, opp, kings, promo, men_jumps):
         """A recursive walker appending every complete capture sequence to `out`.
@@ -364,35 +406,38 @@ class MoveGenerator:
     # ----------------------------------------------------------------- legal
     def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
               names: Names | None = None) -> list[RawMove]:
-        """Legal moves: every path when `paths`, else one per (origin, destination, captures).
+        """Legal moves: every path when `paths`, else one per (origin, destination,
+        captures) with its first path (a flying king's other paths are never spelt).
 
         With `names` (bit index -> number), capture paths and capture orders are
         written as ``names[bit]`` instead of bit indices, so a caller that shows
         squares need not convert every path (origin, destination, captured mask
-        and quiet moves' paths stay bits).
+        and quiet moves' paths stay bits). The computer's search calls this without
+        `paths`: it reads a raw move's origin, destination, captured mask and king
+        after only, and a first path costs nothing more than finding the move.
         """
         if self.has_capture(own, opp, kings, white):
-            sequences = self.captures(own, opp, kings, white, names)
-            return sequences if paths else unique_moves(sequences)
+            return self.captures(own, opp, kings, white, names, PATHS if paths else FIRSTS)
         return self.quiet_moves(own, opp, kings, white)
 
     def grouped(self, own: int, opp: int, kings: int, white: bool, names: Names) -> list[Grouped]:
         """Legal moves as `Position.legal_moves()` lists them: one per (origin, destination,
         captured set), in the order of their first paths, as (origin, destination, king
-        after, every path, capture order of the first path), paths and orders of captures
-        written in `names` (a quiet move's one path stays bits; its order is empty)."""
+        after, pieces taken, (first path, its capture order, every path)), pieces, paths
+        and orders of captures written in `names` (a quiet move's one path stays bits).
+        A flying king's capture has a `PathsLater` for the last: its paths are spelt
+        when asked, for all that king's moves at once."""
         if self.has_capture(own, opp, kings, white):
-            return self.captures(own, opp, kings, white, names, grouped=True)
-        return [(origin, destination, king_after, (path,), ())
+            return self.captures(own, opp, kings, white, names, GROUPED)
+        return [(origin, destination, king_after, _NOTHING_TAKEN, (path, (), (path,)))
                 for origin, destination, _, king_after, path, _ in
                 self.quiet_moves(own, opp, kings, white)]
 
     def count(self, own: int, opp: int, kings: int, white: bool, paths: bool = False) -> int:
+        """How many legal moves (`legal` without paths) or, with `paths`, legal paths;
+        a flying king's paths are counted, not spelt."""
         if self.has_capture(own, opp, kings, white):
-            sequences = self.captures(own, opp, kings, white)
-            if paths:
-                return len(sequences)
-            return len({(s[0], s[1], s[2]) for s in sequences})
+            return self._capture_count(own, opp, kings, white, paths)
         return self.count_quiet(own, opp, kings, white)
 
 
@@ -402,6 +447,16 @@ def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
     return [(origin, destination, captured, king_after, tuple(map(name, path)),
              tuple(map(name, order)))
             for origin, destination, captured, king_after, path, order in sequences]
+
+
+def _wanted(sequences: list[RawMove], want: str) -> list:
+    """`sequences` (every path, listing order) in the form `want` asks (see
+    `MoveGenerator.captures`)."""
+    if want == PATHS:
+        return sequences
+    if want == GROUPED:
+        return _grouped(sequences)
+    return unique_moves(sequences)
 
 
 def _grouped(sequences: list[RawMove]) -> list[Grouped]:
@@ -415,8 +470,9 @@ def _grouped(sequences: list[RawMove]) -> list[Grouped]:
             groups[key] = [s]
         else:
             group.append(s)
-    return [(origin, destination, king_after, tuple([s[4] for s in group]), order)
-            for (origin, destination, _, king_after, _, order), group
+    return [(origin, destination, king_after, frozenset(order),
+             (path, order, tuple([s[4] for s in group])))
+            for (origin, destination, _, king_after, path, order), group
             in ((group[0], group) for group in groups.values())]
 
 
