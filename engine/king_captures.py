@@ -56,11 +56,13 @@ _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 _Step = tuple[tuple[int, int], int, int]
 # A partial path: pieces and landings alternating, named; and where it ends
 _Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
+# states (keys) in the order of their first paths
+Layer = dict[int, None] | set[int]
 # a move's first path, its capture order and every path, named
 Spelt = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 
-# a king whose longest captures pass at most this many states has its moves' paths
-# spelt at once (`KingCaptures.moves`): then spelling costs less than deferring it
+# a king whose search has at most this many states has its moves' paths spelt at once
+# (`KingCaptures.moves`, `firsts`): then spelling costs less than deferring it
 SPELT_AT_ONCE = 24
 
 # per direction: where straight on comes among a landing's jumps, in direction order
@@ -185,11 +187,11 @@ class KingCaptures:
                     todo.append(node)
         self._firsts = firsts
         self._parents = parents
-        self._marks: list[set[int]] | None = None
+        self._marks: list[Layer] | None = None
         self._earliest: dict[int, int] = {}
         if not firsts:
             self.longest = 0
-            self._layers: list[set[int]] = []
+            self._layers: list[Layer] = []
             return
         sights = _crossing_sights(rays, empty, jumpable)
         edges: list[list[int]] = [[]] * len(ray)
@@ -273,11 +275,13 @@ class KingCaptures:
             edges[node] = out
             steps_of[node] = steps
 
-        layer = {state for _, state in firsts}
-        layers = []
+        # each layer's states in the order of their first paths (see `_endings`)
+        layer = dict.fromkeys([state for _, state in firsts])
+        layers: list[Layer] = []
         while layer:
             layers.append(layer)
-            layer = {state ^ x for state in layer for x in edges[state & _NODE] if state & x < 256}
+            layer = dict.fromkeys([state ^ x for state in layer for x in edges[state & _NODE]
+                                   if state & x < 256])
 
         self.longest = len(layers)
         self._lands = lands_of
@@ -298,7 +302,7 @@ class KingCaptures:
         first path, in the order of first paths (what `paths` then keeping each move's
         first path gives), without spelling the other paths (`_endings`)."""
         origin, mask_of = self.origin, self._masks()
-        if sum(map(len, self._marked())) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
+        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
             listed: set[_Ending] = set()
             for spelt, ending in self._spelt():
                 if ending not in listed:
@@ -310,20 +314,36 @@ class KingCaptures:
             spelt = self._first_path(state, land)
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
+    def unspelt(self, out: list[_RawMove]) -> None:
+        """Append every longest capture once per (destination, pieces taken), in the order
+        of first paths, as raw moves without a path or capture order (empty tuples)."""
+        origin, mask_of = self.origin, self._masks()
+        for destination, taken in self._last_endings():
+            out.append((origin, destination, mask_of(taken), True, (), ()))
+
+    def _last_endings(self) -> dict[_Ending, None]:
+        """Every ending (destination bit, pieces taken) of a longest capture, in the order
+        of first paths: the last layer's states come in the order of their first paths
+        (`_endings` says why; every one of them is on a longest capture), and so do their
+        endings, each listed where it first comes."""
+        lands_of = self._lands
+        return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
+                              for land in lands_of[state & _NODE]])
+
     def moves(self, out: list) -> None:
         """Append every longest capture once per (destination, pieces taken), in the
         order of first paths, as `MoveGenerator.grouped` lists moves: (origin,
         destination, True, pieces taken named, (first path, its capture order, every
-        path)), the last a `PathsLater` to be spelt when asked unless the longest
-        captures pass so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
+        path)), the last a `PathsLater` to be spelt when asked unless the search has
+        so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
         origin = self.origin
-        if sum(map(len, self._marked())) <= SPELT_AT_ONCE:
+        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:
             for (destination, _), spelt in self._every_path():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
         every, names, square_of = EveryPath(self), self._names, self._square_of
         taken_names: dict[int, frozenset[int]] = {}
-        for index, ((destination, taken), _, _) in enumerate(self._endings()):
+        for index, (destination, taken) in enumerate(self._last_endings()):
             captures = taken_names.get(taken)
             if captures is None:
                 pieces = []
@@ -339,14 +359,15 @@ class KingCaptures:
         """Every ending (destination bit, pieces taken) of a longest capture, in the order
         of first paths, with the last state and landing of its first path.
 
-        Walked forwards layer by layer through the marked states, each state once:
-        paths into one layer all have the same length, so the first path into a state
-        is the first path of its earliest parent (in the order of their first paths)
-        with that parent's earliest step into it (`_edges` lists a jump's next jumps in
-        the order they first come); listing each layer's states in the order their
-        first paths come keeps that true for the next, and for the endings. Each state's
-        earliest parent is kept (`_first_path`). The cost is the marked states and their
-        edges, not every path times its length."""
+        Why the order holds: paths into one layer all have the same length, so the
+        first path into a state is the first path of its earliest parent (in the order
+        of their first paths) with that parent's earliest step into it (`_edges` lists a
+        jump's next jumps in the order they first come); listing each layer's states in
+        the order their first paths come keeps that true for the next, and for the
+        endings. The search's layers are listed so (`__init__`); so are the marked
+        states walked here, each once, to keep each state's earliest parent
+        (`_first_path`): every path into a marked state passes marked states only. The
+        cost is the marked states and their edges, not every path times its length."""
         layers = self._layers
         if not layers:
             return []
@@ -437,7 +458,7 @@ class KingCaptures:
 
         return mask_of
 
-    def _marked(self) -> list[set[int]]:
+    def _marked(self) -> list[Layer]:
         """Per layer, its states that lie on a longest capture, marked backwards from
         the last layer (every state of which does) through each jump's incoming edges;
         remembered (spelling every path after `first_paths` marks nothing again)."""
@@ -489,7 +510,7 @@ class KingCaptures:
         return [(spelt + tail, ending) for state, spelt in prefixes
                 for tail, ending in suffixes[state]]
 
-    def _last_steps(self, final: set[int]) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
+    def _last_steps(self, final: Layer) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
         """Per final state, its last landings: ((landing named,), (landing, pieces taken))."""
         names, lands_of = self._names, self._lands
         return {state: [((names[land],), (land, state >> NODE_BITS))

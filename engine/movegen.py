@@ -38,8 +38,9 @@ RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 # every path) or, for a flying king's capture, the same spelt when asked)
 Grouped = tuple[int, int, bool, frozenset[int], Spelt | PathsLater]
 # what `MoveGenerator.captures` lists: every path, one raw move per move with its first
-# path, or moves as `grouped` lists them
-PATHS, FIRSTS, GROUPED = "paths", "firsts", "grouped"
+# path, moves as `grouped` lists them, or one raw move per move, a flying king's
+# without path or order
+PATHS, FIRSTS, GROUPED, UNSPELT = "paths", "firsts", "grouped", "unspelt"
 _NOTHING_TAKEN: frozenset[int] = frozenset()
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
@@ -200,7 +201,8 @@ class MoveGenerator:
         """The complete capture sequences allowed by the precedence rule, paths and
         capture orders written in `names` when given (see `legal`): with `want` PATHS
         one raw move per path; FIRSTS one per (origin, destination, captured set), with
-        its first path; GROUPED the moves `grouped` gives."""
+        its first path; UNSPELT the same, a flying king's without path or order; GROUPED
+        the moves `grouped` gives."""
         # `_starters`, inlined: this runs at every node of the computer's search
         empty = self.valid & ~(own | opp)
         targets = opp if self.men_capture_kings else opp & ~kings
@@ -221,6 +223,8 @@ class MoveGenerator:
                             here.paths(result)
                         elif want == FIRSTS:
                             here.firsts(result)
+                        elif want == UNSPELT:
+                            here.unspelt(result)
                         else:
                             here.moves(result)
                 else:
@@ -412,12 +416,21 @@ class MoveGenerator:
         With `names` (bit index -> number), capture paths and capture orders are
         written as ``names[bit]`` instead of bit indices, so a caller that shows
         squares need not convert every path (origin, destination, captured mask
-        and quiet moves' paths stay bits). The computer's search calls this without
-        `paths`: it reads a raw move's origin, destination, captured mask and king
-        after only, and a first path costs nothing more than finding the move.
+        and quiet moves' paths stay bits). The computer's search, which never reads a
+        path, calls `moves_only` instead.
         """
         if self.has_capture(own, opp, kings, white):
             return self.captures(own, opp, kings, white, names, PATHS if paths else FIRSTS)
+        return self.quiet_moves(own, opp, kings, white)
+
+    def moves_only(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
+        """The moves `legal` lists, in the same order, for a caller that reads only a raw
+        move's origin, destination, captured mask and king after (the computer's
+        search): a flying king's captures under the majority rule carry an empty path
+        and capture order, so none of its paths is spelt (any other move is as `legal`
+        gives it)."""
+        if self.has_capture(own, opp, kings, white):
+            return self.captures(own, opp, kings, white, None, UNSPELT)
         return self.quiet_moves(own, opp, kings, white)
 
     def grouped(self, own: int, opp: int, kings: int, white: bool, names: Names) -> list[Grouped]:

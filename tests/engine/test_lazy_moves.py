@@ -110,8 +110,9 @@ def king_searches(position: Position) -> list[KingCaptures]:
 
 @pytest.mark.parametrize("variant", ["international", "brazilian"])
 def test_the_walk_lists_what_spelling_every_path_lists(variant: str) -> None:
-    """Per king, the endings the walk lists, in order, with their first paths, against
-    grouping every spelt path; on boards where the two shortcuts the walk takes are
+    """Per king, the endings listed from the search's last layer and by the walk over
+    the marked states, in order, and the walk's first paths, against grouping every
+    spelt path; on boards where the two shortcuts the walk takes are
     exercised: endings reached from several last states, and states reached again
     through later parents (a walk that listed an ending once per last state, or took
     the last parent's path, would differ)."""
@@ -126,6 +127,7 @@ def test_the_walk_lists_what_spelling_every_path_lists(variant: str) -> None:
                     grouped.setdefault(ending, []).append(path)
                 endings = search._endings()
                 assert [ending for ending, _, _ in endings] == list(grouped)
+                assert list(search._last_endings()) == list(grouped)  # from the layers' order
                 assert [search._first_path(state, land) for _, state, land in endings] == [
                     group[0] for group in grouped.values()]
                 # a move whose paths end with different pieces: several last states
