@@ -203,8 +203,12 @@ class MoveGenerator:
         one raw move per path; FIRSTS one per (origin, destination, captured set), with
         its first path; UNSPELT the same, a flying king's without path or order; GROUPED
         the moves `grouped` gives."""
-        # `_starters`, inlined: this runs at every node of the computer's search
-        empty = self.valid & ~(own | opp)
+        # Only walk the pieces that can start a capture: men with an enemy next to them
+        # and an empty square beyond (found for all men at once), and every king.
+        # (`_starters` inlined, as the walk below: this runs at every node of perft and
+        # of the computer's search, where a call more shows.)
+        occupied_all = own | opp
+        empty = self.valid & ~occupied_all
         targets = opp if self.men_capture_kings else opp & ~kings
         starters = own & kings
         for i in self.men_jump_dirs_white if white else self.men_jump_dirs_black:
@@ -214,7 +218,7 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         if self.kings_by_layers and starters & kings:
-            found, longest = self._searched(starters, own | opp, opp, kings, white, names)
+            found, longest = self._searched(starters, occupied_all, opp, kings, white, names)
             result: list = []
             for here in found:
                 if isinstance(here, KingCaptures):
@@ -233,32 +237,42 @@ class MoveGenerator:
                         longest_here = _named(longest_here, names)
                     result.extend(_wanted(longest_here, want))
             return result
-        sequences = self._walked(starters, own | opp, opp, kings, white)
+        sequences: list[RawMove] = []
+        promo = self.top_row if white else self.bottom_row
+        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+        for origin in _bits(starters):
+            occupied = occupied_all & ~(1 << origin)
+            walked: list = []
+            extend(origin, bool(kings >> origin & 1), 0, (), (), walked, occupied)
+            for final, captured, path, order, king_end in walked:
+                sequences.append((origin, final, captured, king_end, path, order))
+        if len(sequences) > 1 and self.capture_rule != FREE:
+            sequences = self._apply_precedence(sequences, kings)
         if names is not None:
             sequences = _named(sequences, names)
-        return _wanted(sequences, want)
+        if want == PATHS:
+            return sequences
+        return _grouped(sequences) if want == GROUPED else unique_moves(sequences)
 
-    def _capture_count(self, own: int, opp: int, kings: int, white: bool, paths: bool) -> int:
-        """How many capture moves (or with `paths`, paths) `captures` would list; a
-        flying king's are counted without spelling a path (`KingCaptures.move_count`)."""
-        starters = self._starters(own, opp, kings, white)
-        if self.kings_by_layers and starters & kings:
-            found, longest = self._searched(starters, own | opp, opp, kings, white, None)
-            count = 0
-            for here in found:
-                if isinstance(here, KingCaptures):
-                    if here.longest == longest:
-                        count += here.path_count() if paths else here.move_count()
-                else:
-                    longest_here = [s for s in here if s[2].bit_count() == longest]
-                    count += len(longest_here if paths else unique_moves(longest_here))
-            return count
-        sequences = self._walked(starters, own | opp, opp, kings, white)
-        return len(sequences if paths else unique_moves(sequences))
+    def _king_capture_count(self, own: int, opp: int, kings: int, white: bool,
+                            paths: bool) -> int:
+        """How many capture moves (or with `paths`, paths) `captures` would list when
+        flying kings are searched by layers: theirs counted without spelling a path
+        (`KingCaptures.move_count`, `path_count`)."""
+        found, longest = self._searched(self._starters(own, opp, kings, white), own | opp,
+                                        opp, kings, white, None)
+        count = 0
+        for here in found:
+            if isinstance(here, KingCaptures):
+                if here.longest == longest:
+                    count += here.path_count() if paths else here.move_count()
+            else:
+                longest_here = [s for s in here if s[2].bit_count() == longest]
+                count += len(longest_here if paths else {(s[0], s[1], s[2]) for s in longest_here})
+        return count
 
     def _starters(self, own: int, opp: int, kings: int, white: bool) -> int:
-        """The pieces that may start a capture: men with an enemy next to them and an
-        empty square beyond (found for all men at once), and every king."""
+        """The pieces that may start a capture (as `captures` finds them)."""
         empty = self.valid & ~(own | opp)
         targets = opp if self.men_capture_kings else opp & ~kings
         starters = own & kings
@@ -269,23 +283,6 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         return starters
-
-    def _walked(self, starters: int, occupied_all: int, opp: int, kings: int,
-                white: bool) -> list[RawMove]:
-        """Every capture of `starters`, walked square by square, by origin, that the
-        precedence rule allows."""
-        promo = self.top_row if white else self.bottom_row
-        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
-        sequences: list[RawMove] = []
-        for origin in _bits(starters):
-            occupied = occupied_all & ~(1 << origin)
-            found: list = []
-            extend(origin, bool(kings >> origin & 1), 0, (), (), found, occupied)
-            for final, captured, path, order, king_end in found:
-                sequences.append((origin, final, captured, king_end, path, order))
-        if len(sequences) > 1 and self.capture_rule != FREE:
-            sequences = self._apply_precedence(sequences, kings)
-        return sequences
 
     def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
                   names: Names | None) -> tuple[list[list[RawMove] | KingCaptures], int]:
@@ -450,7 +447,10 @@ class MoveGenerator:
         """How many legal moves (`legal` without paths) or, with `paths`, legal paths;
         a flying king's paths are counted, not spelt."""
         if self.has_capture(own, opp, kings, white):
-            return self._capture_count(own, opp, kings, white, paths)
+            if self.kings_by_layers and own & kings:  # every own king starts a capture
+                return self._king_capture_count(own, opp, kings, white, paths)
+            sequences = self.captures(own, opp, kings, white)
+            return len(sequences) if paths else len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
 
 
