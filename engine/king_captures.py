@@ -29,37 +29,39 @@ there are layers, and a state reached in several orders is expanded once.
 Nothing bounds it: the worst positions (several kings, a dozen pieces each
 able to be taken in many orders) have a few hundred states per king.
 
-Spelling. The states on a longest capture are marked backwards from the last
-layer (through each jump's list of incoming edges). Paths are then spelt from
-both ends through marked states only, whichever side has fewer partial paths
-first: prefixes forwards from the origin, suffixes backwards (shared by every
-prefix that reaches the same state), joined where they meet. Each partial path
-is one tuple alternating pieces and landings, already in the caller's square
-numbers, so a step costs one tuple concatenation; the path and the capture
-order are its two slices. The order is the one the engine has always listed
-paths in: first jumps in direction order, landings nearest first, and from
-each landing the next jumps in direction order.
+The order. Paths are listed in the order the engine has always listed them:
+first jumps in direction order, landings nearest first, and from each landing
+the next jumps in direction order. Each layer lists its states in the order of
+their first paths (a state's first path is its earliest parent's first path
+and that parent's earliest step into it, as every path into one layer has the
+same length), so the moves, one per (destination, pieces taken), come from the
+last layer in the order of their first paths without spelling any path
+(`_last_endings`; `KingPaths.endings` for the proof).
+
+Spelling, when asked for (`engine.king_paths`, from the search's tables). The
+states on a longest capture are marked backwards from the last layer (through
+each jump's list of incoming edges). One move's first path is spelt back through
+each state's earliest parent; every path (for all the king's moves at once when
+`Position.legal_moves()`'s moves are first read) from both ends through marked
+states only, whichever side has fewer partial paths first: prefixes forwards
+from the origin, suffixes backwards (shared by every prefix that reaches the
+same state), joined where they meet. Each partial path is one tuple alternating
+pieces and landings, already in the caller's square numbers, so a step costs
+one tuple concatenation; the path and the capture order are its two slices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
+from engine.king_paths import Ending as _Ending
+from engine.king_paths import Step as _Step
 from engine.rays import Rays
-
-NODE_BITS = 8  # a state's low bits: the jump's index (square * 4 + direction < 256)
-_NODE = (1 << NODE_BITS) - 1
 
 # RawMove, as engine.movegen defines it (not imported: movegen imports this module)
 _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# A step from a jump to the next, in listing order: ((landing, next piece) named, bit, x)
-_Step = tuple[tuple[int, int], int, int]
-# A partial path: pieces and landings alternating, named; and where it ends
-_Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
-# states (keys) in the order of their first paths
-Layer = dict[int, None] | set[int]
-# a move's first path, its capture order and every path, named
-Spelt = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+_NODE = NODE
 
 # a king whose search has at most this many states has its moves' paths spelt at once
 # (`KingCaptures.moves`, `firsts`): then spelling costs less than deferring it
@@ -90,40 +92,6 @@ class EnemyPieces:
         self.bit, self.square = bit, square
 
 
-class EveryPath:
-    """Every path of one king's longest captures, grouped as its moves are: spelt on
-    the first `of` call, for all the king's moves at once (`KingCaptures.every_path`),
-    and the search let go then (it is only kept for this)."""
-
-    __slots__ = ("_search", "_spelt")
-
-    def __init__(self, search: KingCaptures) -> None:
-        self._search: KingCaptures | None = search
-        self._spelt: list[Spelt] | None = None
-
-    def of(self, index: int) -> Spelt:
-        """(first path, its capture order, every path) of the king's `index`-th move (in
-        the order of `KingCaptures.moves`)."""
-        spelt = self._spelt
-        if spelt is None:
-            assert self._search is not None
-            spelt = self._spelt = self._search.every_path()
-            self._search = None
-        return spelt[index]
-
-
-class PathsLater:
-    """One move's every path, not spelt yet: the `index`-th group of `every`."""
-
-    __slots__ = ("every", "index")
-
-    def __init__(self, every: EveryPath, index: int) -> None:
-        self.every, self.index = every, index
-
-    def spell(self) -> Spelt:
-        return self.every.of(self.index)
-
-
 def _crossing_sights(rays: Rays, empty: int, jumpable: list[int]) -> list[int]:
     """Per direction e, the empty squares from which the first piece along e is one
     that may be jumped along e (`jumpable[e]`): a flood backwards from those pieces."""
@@ -150,15 +118,16 @@ class KingCaptures:
 
     Invariants: jump n (= square * 4 + direction) lands on ``_lands[n]``, nearest
     first; ``_edges[n]`` holds the edge int x of every jump that may follow it,
-    once each; ``_steps[n]`` lists the same jumps in listing order (landings
-    nearest first, from each landing in direction order, straight on at every
-    landing) as ((landing, piece) named, bit, x); ``_parents[n]`` holds the x of
-    every edge into n (None for a jump never reached); ``_layers[k]`` is every
-    state reachable with k + 1 pieces taken, so `longest` = len(_layers).
+    once each, where it first comes in listing order; ``_steps[n]`` lists the same
+    jumps in listing order (landings nearest first, from each landing in direction
+    order, straight on at every landing) as ((landing, piece) named, bit, x);
+    ``_parents[n]`` holds the x of every edge into n (None for a jump never
+    reached); ``_layers[k]`` is every state reachable with k + 1 pieces taken, in
+    the order of their first paths, so `longest` = len(_layers).
     """
 
     __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
-                 "_edges", "_parents", "_layers", "_marks", "_earliest")
+                 "_edges", "_parents", "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces, names: tuple[int, ...]) -> None:
@@ -187,8 +156,6 @@ class KingCaptures:
                     todo.append(node)
         self._firsts = firsts
         self._parents = parents
-        self._marks: list[Layer] | None = None
-        self._earliest: dict[int, int] = {}
         if not firsts:
             self.longest = 0
             self._layers: list[Layer] = []
@@ -275,7 +242,7 @@ class KingCaptures:
             edges[node] = out
             steps_of[node] = steps
 
-        # each layer's states in the order of their first paths (see `_endings`)
+        # each layer's states in the order of their first paths (see `KingPaths.endings`)
         layer = dict.fromkeys([state for _, state in firsts])
         layers: list[Layer] = []
         while layer:
@@ -294,24 +261,24 @@ class KingCaptures:
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
         origin, mask_of = self.origin, self._masks()
-        for spelt, (destination, taken) in self._spelt():
+        for spelt, (destination, taken) in self.spelling().spelt():
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
     def firsts(self, out: list[_RawMove]) -> None:
         """Append every longest capture once per (destination, pieces taken), with its
         first path, in the order of first paths (what `paths` then keeping each move's
-        first path gives), without spelling the other paths (`_endings`)."""
-        origin, mask_of = self.origin, self._masks()
+        first path gives), without spelling the other paths (`KingPaths.endings`)."""
+        origin, mask_of, spelling = self.origin, self._masks(), self.spelling()
         if sum(map(len, self._layers)) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
             listed: set[_Ending] = set()
-            for spelt, ending in self._spelt():
+            for spelt, ending in spelling.spelt():
                 if ending not in listed:
                     listed.add(ending)
                     out.append((origin, ending[0], mask_of(ending[1]), True, spelt[1::2],
                                 spelt[0::2]))
             return
-        for (destination, taken), state, land in self._endings():
-            spelt = self._first_path(state, land)
+        for (destination, taken), state, land in spelling.endings():
+            spelt = spelling.first_path(state, land)
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
     def unspelt(self, out: list[_RawMove]) -> None:
@@ -324,7 +291,8 @@ class KingCaptures:
     def _last_endings(self) -> dict[_Ending, None]:
         """Every ending (destination bit, pieces taken) of a longest capture, in the order
         of first paths: the last layer's states come in the order of their first paths
-        (`_endings` says why; every one of them is on a longest capture), and so do their
+        (`KingPaths.endings` says why; every one of them is on a longest capture), and so
+        do their
         endings, each listed where it first comes."""
         lands_of = self._lands
         return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
@@ -338,10 +306,10 @@ class KingCaptures:
         so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
         origin = self.origin
         if sum(map(len, self._layers)) <= SPELT_AT_ONCE:
-            for (destination, _), spelt in self._every_path():
+            for (destination, _), spelt in self.spelling().every_path_by_ending():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
-        every, names, square_of = EveryPath(self), self._names, self._square_of
+        every, names, square_of = EveryPath(self.spelling()), self._names, self._square_of
         taken_names: dict[int, frozenset[int]] = {}
         for index, (destination, taken) in enumerate(self._last_endings()):
             captures = taken_names.get(taken)
@@ -355,69 +323,10 @@ class KingCaptures:
                 captures = taken_names[taken] = frozenset(pieces)
             out.append((origin, destination, True, captures, PathsLater(every, index)))
 
-    def _endings(self) -> list[tuple[_Ending, int, int]]:
-        """Every ending (destination bit, pieces taken) of a longest capture, in the order
-        of first paths, with the last state and landing of its first path.
-
-        Why the order holds: paths into one layer all have the same length, so the
-        first path into a state is the first path of its earliest parent (in the order
-        of their first paths) with that parent's earliest step into it (`_edges` lists a
-        jump's next jumps in the order they first come); listing each layer's states in
-        the order their first paths come keeps that true for the next, and for the
-        endings. The search's layers are listed so (`__init__`); so are the marked
-        states walked here, each once, to keep each state's earliest parent
-        (`_first_path`): every path into a marked state passes marked states only. The
-        cost is the marked states and their edges, not every path times its length."""
-        layers = self._layers
-        if not layers:
-            return []
-        marked = self._marked()
-        edges_of, lands_of = self._edges, self._lands
-        earliest = self._earliest  # state -> the parent its first path comes through
-        order = [state for _, state in self._firsts if state in marked[0]]
-        for after in marked[1:]:
-            reached = [(state ^ x, state) for state in order for x in edges_of[state & _NODE]
-                       if state & x < 256 and state ^ x in after]
-            earliest.update(reversed(reached))  # each state's earliest parent written last
-            order = list(dict.fromkeys([state for state, _ in reached]))
-        ends = [((land, state >> NODE_BITS), state, land) for state in order
-                for land in lands_of[state & _NODE]]
-        first = {ending: (ending, state, land) for ending, state, land in reversed(ends)}
-        return [first[ending] for ending in dict.fromkeys([ending for ending, _, _ in ends])]
-
-    def _first_path(self, state: int, land: int) -> tuple[int, ...]:
-        """The first path (pieces and landings alternating, named) to `state`, ending on
-        `land`, back through each state's earliest parent (after `_endings`)."""
-        steps_of, earliest, names = self._steps, self._earliest, self._names
-        spelt = [names[land]]
-        parent = earliest.get(state)
-        while parent is not None:
-            x = state ^ parent
-            for pair, _, step_x in steps_of[parent & _NODE]:
-                if step_x == x:  # the nearest landing the step is made from
-                    spelt.append(pair[1])
-                    spelt.append(pair[0])
-                    break
-            state, parent = parent, earliest.get(parent)
-        spelt.append(names[(state & _NODE) >> 2])  # the first piece (a jump is square * 4 + d)
-        spelt.reverse()
-        return tuple(spelt)
-
-    def every_path(self) -> list[Spelt]:
-        """Per (destination, pieces taken), in the order of first paths (that of
-        `_endings`): (first path, its capture order, every landing path)."""
-        return [spelt for _, spelt in self._every_path()]
-
-    def _every_path(self) -> list[tuple[_Ending, Spelt]]:
-        grouped: dict[_Ending, list[tuple[int, ...]]] = {}
-        for spelt, ending in self._spelt():
-            group = grouped.get(ending)
-            if group is None:
-                grouped[ending] = [spelt]
-            else:
-                group.append(spelt)
-        return [(ending, (group[0][1::2], group[0][0::2], tuple([spelt[1::2] for spelt in group])))
-                for ending, group in grouped.items()]
+    def spelling(self) -> KingPaths:
+        """What spells this search's paths (from its tables; the search itself not kept)."""
+        return KingPaths(self._layers, self._parents, self._firsts, self._steps, self._edges,
+                         self._lands, self._names)
 
     def move_count(self) -> int:
         """How many (destination, pieces taken) the longest captures end with: every
@@ -458,61 +367,3 @@ class KingCaptures:
 
         return mask_of
 
-    def _marked(self) -> list[Layer]:
-        """Per layer, its states that lie on a longest capture, marked backwards from
-        the last layer (every state of which does) through each jump's incoming edges;
-        remembered (spelling every path after `first_paths` marks nothing again)."""
-        if self._marks is not None:
-            return self._marks
-        layers, parents = self._layers, self._parents
-        last = len(layers) - 1
-        marked = [layers[last]] * len(layers)  # marked[k]: states of layer k on a longest
-        for k in range(last - 1, -1, -1):
-            after, layer = marked[k + 1], layers[k]
-            marked[k] = {state for later in after
-                         for x in parents[later & _NODE]  # type: ignore[union-attr]
-                         if (state := later ^ x) in layer}
-        self._marks = marked
-        return marked
-
-    def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
-        """Every longest capture in listing order: (pieces and landings alternating,
-        named; (destination bit, pieces taken))."""
-        layers = self._layers
-        if not layers:
-            return []
-        steps_of, names = self._steps, self._names
-        last = len(layers) - 1
-        marked = self._marked()
-        # prefixes: (state, pieces and landings up to the state's piece), listing order
-        prefixes: list[tuple[int, tuple[int, ...]]] = [
-            (state, (names[piece],)) for piece, state in self._firsts if state in marked[0]]
-        # suffixes: state -> [(landings and pieces from the state's landing on, ending)]
-        suffixes = self._last_steps(marked[last])
-        ahead, behind = 0, last  # the layers prefixes and suffixes have reached
-        suffix_count = sum(map(len, suffixes.values()))
-        while ahead < behind:
-            if len(prefixes) <= suffix_count:
-                after = marked[ahead + 1]
-                prefixes = [(state ^ x, spelt + pair) for state, spelt in prefixes
-                            for pair, bit, x in steps_of[state & _NODE]
-                            if not state & bit and state ^ x in after]
-                ahead += 1
-            else:
-                after_suffixes = suffixes
-                behind -= 1
-                suffixes = {state: [(pair + tail, ending)
-                                    for pair, bit, x in steps_of[state & _NODE]
-                                    if not state & bit
-                                    for tail, ending in after_suffixes.get(state ^ x, ())]
-                            for state in marked[behind]}
-                suffix_count = sum(map(len, suffixes.values()))
-        return [(spelt + tail, ending) for state, spelt in prefixes
-                for tail, ending in suffixes[state]]
-
-    def _last_steps(self, final: Layer) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
-        """Per final state, its last landings: ((landing named,), (landing, pieces taken))."""
-        names, lands_of = self._names, self._lands
-        return {state: [((names[land],), (land, state >> NODE_BITS))
-                        for land in lands_of[state & _NODE]]
-                for state in final}

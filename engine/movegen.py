@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.king_captures import EnemyPieces, KingCaptures, PathsLater, Spelt
+from engine.king_captures import EnemyPieces, KingCaptures
+from engine.king_paths import PathsLater, Spelt
 from engine.rays import rays_for
 from engine.variant import (
     FREE,

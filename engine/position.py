@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from engine.errors import EngineError, FenError, IllegalMoveError
-from engine.king_captures import PathsLater
+from engine.king_paths import PathsLater
 from engine.movegen import Grouped, RawMove, generator_for
 from engine.variant import BLACK, WHITE, Variant, get_variant
 

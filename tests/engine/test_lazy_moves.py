@@ -111,9 +111,9 @@ def king_searches(position: Position) -> list[KingCaptures]:
 @pytest.mark.parametrize("variant", ["international", "brazilian"])
 def test_the_walk_lists_what_spelling_every_path_lists(variant: str) -> None:
     """Per king, the endings listed from the search's last layer and by the walk over
-    the marked states, in order, and the walk's first paths, against grouping every
-    spelt path; on boards where the two shortcuts the walk takes are
-    exercised: endings reached from several last states, and states reached again
+    the marked states, in order, the walk's first paths and every path grouped by
+    move, against grouping every spelt path; on boards where the two shortcuts the
+    walk takes are exercised: endings reached from several last states, and states reached again
     through later parents (a walk that listed an ending once per last state, or took
     the last parent's path, would differ)."""
     rules = get_variant(variant)
@@ -121,15 +121,19 @@ def test_the_walk_lists_what_spelling_every_path_lists(variant: str) -> None:
     for white, black, kings in mutated_boards(rules, 120, seed=31):
         for turn in ("W", "B"):
             for search in king_searches(Position(rules, white, black, kings, turn)):
-                spelt = search._spelt()
+                spelling = search.spelling()
+                spelt = spelling.spelt()
                 grouped: dict[tuple[int, int], list[tuple[int, ...]]] = {}
                 for path, ending in spelt:
                     grouped.setdefault(ending, []).append(path)
-                endings = search._endings()
+                endings = spelling.endings()
                 assert [ending for ending, _, _ in endings] == list(grouped)
                 assert list(search._last_endings()) == list(grouped)  # from the layers' order
-                assert [search._first_path(state, land) for _, state, land in endings] == [
+                assert [spelling.first_path(state, land) for _, state, land in endings] == [
                     group[0] for group in grouped.values()]
+                assert search.spelling().every_path() == [
+                    (group[0][1::2], group[0][0::2], tuple(path[1::2] for path in group))
+                    for group in grouped.values()]
                 # a move whose paths end with different pieces: several last states
                 shared_endings += sum(len({path[-2] for path in group}) > 1
                                       for group in grouped.values())
