@@ -117,9 +117,9 @@ class KingCaptures:
     """One flying king's capture graph and search layers, on one board.
 
     Invariants: jump n (= square * 4 + direction) lands on ``_lands[n]``, nearest
-    first; ``_edges[n]`` holds the edge int x of every jump that may follow it,
-    once each, where it first comes in listing order; ``_steps[n]`` lists the same
-    jumps in listing order (landings nearest first, from each landing in direction
+    first; the search's ``edges[n]`` holds the edge int x of every jump that may
+    follow it, once each, where it first comes in listing order; ``_steps[n]`` lists
+    the same jumps in listing order (landings nearest first, from each landing in direction
     order, straight on at every landing) as ((landing, piece) named, bit, x);
     ``_parents[n]`` holds the x of every edge into n (None for a jump never
     reached); ``_layers[k]`` is every state reachable with k + 1 pieces taken, in
@@ -127,7 +127,7 @@ class KingCaptures:
     """
 
     __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
-                 "_edges", "_parents", "_layers")
+                 "_parents", "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces, names: tuple[int, ...]) -> None:
@@ -247,14 +247,13 @@ class KingCaptures:
         layers: list[Layer] = []
         while layer:
             layers.append(layer)
-            layer = dict.fromkeys([state ^ x for state in layer for x in edges[state & _NODE]
-                                   if state & x < 256])
+            layer = {state ^ x: None for state in layer for x in edges[state & _NODE]
+                     if state & x < 256}  # a state stays where it first comes
 
         self.longest = len(layers)
         self._lands = lands_of
         self._steps = steps_of
         self._layers = layers
-        self._edges = edges
 
     def paths(self, out: list[_RawMove]) -> None:
         """Append every longest capture, one raw move per landing path, its landings and
@@ -325,8 +324,8 @@ class KingCaptures:
 
     def spelling(self) -> KingPaths:
         """What spells this search's paths (from its tables; the search itself not kept)."""
-        return KingPaths(self._layers, self._parents, self._firsts, self._steps, self._edges,
-                         self._lands, self._names)
+        return KingPaths(self._layers, self._parents, self._firsts, self._steps, self._lands,
+                         self._names)
 
     def move_count(self) -> int:
         """How many (destination, pieces taken) the longest captures end with: every

@@ -1,7 +1,7 @@
 """Spelling a flying king's capture paths from its finished search (`engine.king_captures`).
 
 `KingPaths` holds the tables a `KingCaptures` search leaves (its layers of states,
-in the order of their first paths, and its jumps' steps, edges, incoming edges and
+in the order of their first paths, and its jumps' steps, incoming edges and
 landings; states packed as that module says) and spells from them: every path of
 the longest captures (`spelt`, from both ends), each move's first path alone
 (`endings`, `first_path`), or every path grouped by move (`every_path`).
@@ -29,19 +29,19 @@ class KingPaths:
     Invariants (those of `KingCaptures`): ``layers[k]`` holds every state reachable
     with k + 1 pieces taken, in the order of first paths, the longest captures ending
     in the last; ``steps[n]`` lists the steps from jump n in listing order,
-    ``edges[n]`` each next jump once where it first comes, ``parents[n]`` the edges
-    into n, ``lands[n]`` its landings nearest first; ``firsts`` the first jumps as
-    (piece, state) in direction order; ``names`` bit index -> the number written.
+    ``parents[n]`` the edges into n, ``lands[n]`` its landings nearest first;
+    ``firsts`` the first jumps as (piece, state) in direction order; ``names`` bit
+    index -> the number written.
     """
 
-    __slots__ = ("_layers", "_parents", "_firsts", "_steps", "_edges", "_lands", "_names",
-                 "_marks", "_earliest")
+    __slots__ = ("_layers", "_parents", "_firsts", "_steps", "_lands", "_names", "_marks",
+                 "_earliest")
 
     def __init__(self, layers: list[Layer], parents: list[list[int] | None],
-                 firsts: list[tuple[int, int]], steps: list[list[Step]], edges: list[list[int]],
+                 firsts: list[tuple[int, int]], steps: list[list[Step]],
                  lands: list[tuple[int, ...]], names: tuple[int, ...]) -> None:
         self._layers, self._parents, self._firsts = layers, parents, firsts
-        self._steps, self._edges, self._lands, self._names = steps, edges, lands, names
+        self._steps, self._lands, self._names = steps, lands, names
         self._marks: list[Layer] | None = None
         self._earliest: dict[int, int] = {}
 
@@ -51,10 +51,11 @@ class KingPaths:
 
         Why the order holds: paths into one layer all have the same length, so the
         first path into a state is the first path of its earliest parent (in the order
-        of their first paths) with that parent's earliest step into it (`_edges` lists a
-        jump's next jumps in the order they first come); listing each layer's states in
-        the order their first paths come keeps that true for the next, and for the
-        endings. The search's layers are listed so (`__init__`); so are the marked
+        of their first paths) with that parent's earliest step into it; listing each
+        layer's states in the order their first paths come keeps that true for the
+        next, and for the endings. The search's layers are listed so
+        (`KingCaptures.__init__`, through each jump's next jumps listed where they first
+        come); so are the marked
         states walked here, each once, to keep each state's earliest parent
         (`first_path`): every path into a marked state passes marked states only. The
         cost is the marked states and their edges, not every path times its length."""
@@ -62,12 +63,15 @@ class KingPaths:
         if not layers:
             return []
         marked = self.marked()
-        edges_of, lands_of = self._edges, self._lands
+        steps_of, lands_of = self._steps, self._lands
         earliest = self._earliest  # state -> the parent its first path comes through
         order = [state for _, state in self._firsts if state in marked[0]]
         for after in marked[1:]:
-            reached = [(state ^ x, state) for state in order for x in edges_of[state & NODE]
-                       if state & x < 256 and state ^ x in after]
+            # a step repeated from a farther landing comes after its first: it changes
+            # nothing below
+            reached = [(state ^ x, state) for state in order
+                       for _, bit, x in steps_of[state & NODE]
+                       if not state & bit and state ^ x in after]
             earliest.update(reversed(reached))  # each state's earliest parent written last
             order = list(dict.fromkeys([state for state, _ in reached]))
         ends = [((land, state >> NODE_BITS), state, land) for state in order
