@@ -116,7 +116,7 @@ class KingPaths:
     def marked(self) -> list[Layer]:
         """Per layer, its states that lie on a longest capture, marked backwards from
         the last layer (every state of which does) through each jump's incoming edges;
-        remembered (spelling every path after `first_paths` marks nothing again)."""
+        remembered (spelling every path after `endings` marks nothing again)."""
         if self._marks is not None:
             return self._marks
         layers, parents = self._layers, self._parents
