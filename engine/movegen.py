@@ -20,17 +20,14 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.capture_walk import apply_precedence, capture_walker
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.king_paths import PathsLater, Spelt
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
-    ITALIAN,
     MAJORITY,
-    MAJORITY_THEN_KINGS,
     PROMOTE_AT_END,
-    PROMOTE_CONTINUE,
-    PROMOTE_STOP,
     Variant,
 )
 
@@ -240,7 +237,7 @@ class MoveGenerator:
             return result
         sequences: list[RawMove] = []
         promo = self.top_row if white else self.bottom_row
-        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+        extend = capture_walker(self, opp, kings, promo, self.men_jumps[white])
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             walked: list = []
@@ -248,7 +245,7 @@ class MoveGenerator:
             for final, captured, path, order, king_end in walked:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
-            sequences = self._apply_precedence(sequences, kings)
+            sequences = apply_precedence(self.capture_rule, sequences, kings)
         if names is not None:
             sequences = _named(sequences, names)
         if want == PATHS:
@@ -290,7 +287,7 @@ class MoveGenerator:
         """The majority rule with flying kings: per starting piece, by origin, its
         captures (men walked) or its search (kings, `engine.king_captures`, paths to be
         spelt in `names`); and how many pieces the longest capture takes."""
-        extend = (self._capture_walker(opp, kings, self.top_row if white else self.bottom_row,
+        extend = (capture_walker(self, opp, kings, self.top_row if white else self.bottom_row,
                                        self.men_jumps[white])
                   if starters & ~kings else None)  # only made when a man can capture
         found: list[list[RawMove] | KingCaptures] = []
@@ -311,99 +308,6 @@ class MoveGenerator:
             longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
             found.append(sequences)
         return found, longest
-
-    def _capture_walker(self, opp, kings, promo, men_jumps):
-        """A recursive walker appending every complete capture sequence to `out`.
-
-        Captured pieces stay in `occupied` until the move ends, so they block
-        and cannot be jumped twice; the origin is not in `occupied` (the piece
-        is in the hand), so a king may pass over or land on it.
-        """
-        ray_table = self.ray_table
-        king_jumps = self.king_jumps
-        men_targets = opp if self.men_capture_kings else opp & ~kings
-        flying = self.flying
-        men_capture_kings = self.men_capture_kings
-        promotion = self.promotion
-
-        def extend(square: int, king: bool, captured: int, path: tuple, order: tuple,
-                   out: list, occupied: int) -> bool:
-            jumped = False
-            if king and flying:
-                for ray, ray_mask, ascending, index_of in ray_table[square]:
-                    # the first piece along the ray, found with one bit operation
-                    hit = ray_mask & occupied
-                    if not hit:
-                        continue
-                    over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
-                    if not opp >> over & 1 or captured >> over & 1:
-                        continue
-                    landings = []
-                    for land in ray[index_of[over] + 1:]:
-                        if occupied >> land & 1:
-                            break
-                        landings.append(land)
-                    if not landings:
-                        continue
-                    jumped = True
-                    now_captured = captured | 1 << over
-                    now_order = order + (over,)
-                    # A king must land where it can go on capturing, if it can.
-                    continuing: list = []
-                    stopping: list = []
-                    for land in landings:
-                        branch: list = []
-                        if extend(land, True, now_captured, path + (land,), now_order, branch,
-                                  occupied):
-                            continuing.extend(branch)
-                        else:
-                            stopping.extend(branch)
-                    out.extend(continuing or stopping)
-            else:
-                # `jumpable`: enemy pieces not yet jumped (and, in Italian, not kings for men)
-                jumpable = (opp if king or men_capture_kings else men_targets) & ~captured
-                for over, land in king_jumps[square] if king else men_jumps[square]:
-                    if not jumpable >> over & 1 or occupied >> land & 1:
-                        continue
-                    jumped = True
-                    now_captured = captured | 1 << over
-                    now_path = path + (land,)
-                    now_order = order + (over,)
-                    if not king and promo >> land & 1:
-                        if promotion == PROMOTE_STOP:
-                            out.append((land, now_captured, now_path, now_order, True))
-                            continue
-                        if promotion == PROMOTE_CONTINUE:
-                            extend(land, True, now_captured, now_path, now_order, out, occupied)
-                            continue
-                    extend(land, king, now_captured, now_path, now_order, out, occupied)
-            if not jumped and path:
-                crowned = king or (promotion == PROMOTE_AT_END and bool(promo >> square & 1))
-                out.append((square, captured, path, order, crowned))
-            return jumped
-
-        return extend
-
-    def _apply_precedence(self, sequences: list[RawMove], kings: int) -> list[RawMove]:
-        rule = self.capture_rule
-        if rule == MAJORITY:
-            best = max(s[2].bit_count() for s in sequences)
-            return [s for s in sequences if s[2].bit_count() == best]
-
-        def key(s: RawMove):
-            count = s[2].bit_count()
-            kings_taken = (s[2] & kings).bit_count()
-            if rule == MAJORITY_THEN_KINGS:
-                return (count, kings_taken)
-            assert rule == ITALIAN
-            with_king = bool(kings >> s[0] & 1)
-            # earlier king captures rank higher: compare negated positions
-            earliest = tuple(-i for i, bit in enumerate(s[5]) if kings >> bit & 1)
-            return (count, with_king, kings_taken, earliest)
-
-        keys = [key(s) for s in sequences]
-        best_key = max(keys)
-        return [s for s, k in zip(sequences, keys, strict=True) if k == best_key]
 
     # ----------------------------------------------------------------- legal
     def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
