@@ -646,11 +646,21 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
             f"| {_percentile(r.raw_us, 0.99):,.0f} | {pi} "
             f"| {_judge(not quick, med <= LEGAL_TARGET_US)} |"
         )
+    over = [r for r in legal if statistics.median(r.public_us) > LEGAL_TARGET_US]
+    read_over = [r for r in legal if statistics.median(r.read_us) > LEGAL_TARGET_US]
     out += [
         "",
         f"Pi Zero 2 estimate: median x {PI_SLOWDOWN}; bold where it exceeds the "
         f"{PI_BUDGET_MS:.0f} ms budget for a move check. Best = the fastest call, the cost "
         "without interference; a median far above it means the machine was busy.",
+        "",
+        f"Medians over the {LEGAL_TARGET_US:.0f} us target in this run: {len(over)} of "
+        f"{len(legal)} positions"
+        + "".join(f"; {r.note} ({statistics.median(r.public_us):,.0f} us)" for r in over)
+        + f". With every path read as well: {len(read_over)}"
+        + "".join(f"; {r.note} ({statistics.median(r.read_us):,.0f} us)" for r in read_over)
+        + ". The seed-11 rows are the slowest of their family found so far, not its bound: "
+        "the cost grows with the kings that can capture and the states of their searches.",
         "",
         f"Random play, for contrast: every ply of {settings.sweep_games} seeded random games "
         "(up to 150 plies) per variant; per ply the best of 3 `legal_moves()` calls, each on a "
