@@ -177,7 +177,9 @@ def test_new_game_on_the_simulator_sets_the_pieces_up_like_a_person(tmp_path: Pa
 def test_a_real_board_refuses_hands_and_other_sizes() -> None:
     board = LiveBoard("sim", get_variant("brazilian"))
     board.simulated = False  # as a GPIO or USB board answers
-    assert "needs a 10x10 board" in (board.can_play(get_variant("international")) or "")
+    refusal = board.can_play(get_variant("international"))
+    assert refusal is not None and "needs a 10x10 board" in str(refusal)
+    assert (refusal.code, refusal.params["needs"]) == ("board-size", 10)
     assert board.can_play(get_variant("portuguese")) is None  # same board, turned
     with pytest.raises(Exception, match="real board"):
         board.lift(22)
