@@ -29,31 +29,43 @@ there are layers, and a state reached in several orders is expanded once.
 Nothing bounds it: the worst positions (several kings, a dozen pieces each
 able to be taken in many orders) have a few hundred states per king.
 
-Spelling. The states on a longest capture are marked backwards from the last
-layer (through each jump's list of incoming edges). Paths are then spelt from
-both ends through marked states only, whichever side has fewer partial paths
-first: prefixes forwards from the origin, suffixes backwards (shared by every
-prefix that reaches the same state), joined where they meet. Each partial path
-is one tuple alternating pieces and landings, already in the caller's square
-numbers, so a step costs one tuple concatenation; the path and the capture
-order are its two slices. The order is the one the engine has always listed
-paths in: first jumps in direction order, landings nearest first, and from
-each landing the next jumps in direction order.
+The order. Paths are listed in the order the engine has always listed them:
+first jumps in direction order, landings nearest first, and from each landing
+the next jumps in direction order. Each layer lists its states in the order of
+their first paths (a state's first path is its earliest parent's first path
+and that parent's earliest step into it, as every path into one layer has the
+same length), so the moves, one per (destination, pieces taken), come from the
+last layer in the order of their first paths without spelling any path
+(`_last_endings`; `KingPaths.endings` for the proof).
+
+Spelling, when asked for (`engine.king_paths`, from the search's tables). The
+states on a longest capture are marked backwards from the last layer (through
+each jump's list of incoming edges). One move's first path is spelt back through
+each state's earliest parent; every path (for all the king's moves at once when
+`Position.legal_moves()`'s moves are first read) from both ends through marked
+states only, whichever side has fewer partial paths first: prefixes forwards
+from the origin, suffixes backwards (shared by every prefix that reaches the
+same state), joined where they meet. Each partial path is one tuple alternating
+pieces and landings, already in the caller's square numbers, so a step costs
+one tuple concatenation; the path and the capture order are its two slices.
 """
 
 from __future__ import annotations
 
-from engine.rays import Rays
+from collections.abc import Callable
 
-NODE_BITS = 8  # a state's low bits: the jump's index (square * 4 + direction < 256)
-_NODE = (1 << NODE_BITS) - 1
+from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
+from engine.king_paths import Ending as _Ending
+from engine.king_paths import Step as _Step
+from engine.rays import Rays
 
 # RawMove, as engine.movegen defines it (not imported: movegen imports this module)
 _RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# A step from a jump to the next, in listing order: ((landing, next piece) named, bit, x)
-_Step = tuple[tuple[int, int], int, int]
-# A partial path: pieces and landings alternating, named; and where it ends
-_Ending = tuple[int, int]  # (destination bit, pieces taken as compact bits)
+_NODE = NODE
+
+# a king whose search has at most this many states has its moves' paths spelt at once
+# (`KingCaptures.moves`, `firsts`): then spelling costs less than deferring it
+SPELT_AT_ONCE = 24
 
 # per direction: where straight on comes among a landing's jumps, in direction order
 # (before both crossing ones, between them, between them, after both)
@@ -105,12 +117,13 @@ class KingCaptures:
     """One flying king's capture graph and search layers, on one board.
 
     Invariants: jump n (= square * 4 + direction) lands on ``_lands[n]``, nearest
-    first; ``_edges[n]`` holds the edge int x of every jump that may follow it,
-    once each; ``_steps[n]`` lists the same jumps in listing order (landings
-    nearest first, from each landing in direction order, straight on at every
-    landing) as ((landing, piece) named, bit, x); ``_parents[n]`` holds the x of
-    every edge into n (None for a jump never reached); ``_layers[k]`` is every
-    state reachable with k + 1 pieces taken, so `longest` = len(_layers).
+    first; the search's ``edges[n]`` holds the edge int x of every jump that may
+    follow it, once each, where it first comes in listing order; ``_steps[n]`` lists
+    the same jumps in listing order (landings nearest first, from each landing in direction
+    order, straight on at every landing) as ((landing, piece) named, bit, x);
+    ``_parents[n]`` holds the x of every edge into n (None for a jump never
+    reached); ``_layers[k]`` is every state reachable with k + 1 pieces taken, in
+    the order of their first paths, so `longest` = len(_layers).
     """
 
     __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
@@ -145,7 +158,7 @@ class KingCaptures:
         self._parents = parents
         if not firsts:
             self.longest = 0
-            self._layers: list[set[int]] = []
+            self._layers: list[Layer] = []
             return
         sights = _crossing_sights(rays, empty, jumpable)
         edges: list[list[int]] = [[]] * len(ray)
@@ -218,14 +231,24 @@ class KingCaptures:
                         steps.append(((names[land], blocker_name), bit, x))
                 elif slot > 0:
                     steps.append(((names[land], blocker_name), bit, x))
+            if slot > 0 and crossing >> lands[0] & 1:
+                # straight on comes first after the crossing jumps from the nearest landing
+                # that come before it (`edges` lists each next jump where it first comes)
+                before = up_sights >> lands[0] & 1
+                if slot == 2:
+                    before += down_sights >> lands[0] & 1
+                if before:
+                    out[:before + 1] = out[1:before + 1] + [x]
             edges[node] = out
             steps_of[node] = steps
 
-        layer = {state for _, state in firsts}
-        layers = []
+        # each layer's states in the order of their first paths (see `KingPaths.endings`)
+        layer = dict.fromkeys([state for _, state in firsts])
+        layers: list[Layer] = []
         while layer:
             layers.append(layer)
-            layer = {state ^ x for state in layer for x in edges[state & _NODE] if state & x < 256}
+            layer = {state ^ x: None for state in layer for x in edges[state & _NODE]
+                     if state & x < 256}  # a state stays where it first comes
 
         self.longest = len(layers)
         self._lands = lands_of
@@ -236,73 +259,110 @@ class KingCaptures:
         """Append every longest capture, one raw move per landing path, its landings and
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
-        origin, square_of = self.origin, self._square_of
-        captured: dict[int, int] = {}  # pieces taken, compact bits -> their squares' bits
-        for spelt, (destination, taken) in self._spelt():
+        origin, mask_of = self.origin, self._masks()
+        for spelt, (destination, taken) in self.spelling().spelt():
+            out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
+
+    def firsts(self, out: list[_RawMove]) -> None:
+        """Append every longest capture once per (destination, pieces taken), with its
+        first path, in the order of first paths (what `paths` then keeping each move's
+        first path gives), without spelling the other paths (`KingPaths.endings`)."""
+        origin, mask_of, spelling = self.origin, self._masks(), self.spelling()
+        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
+            listed: set[_Ending] = set()
+            for spelt, ending in spelling.spelt():
+                if ending not in listed:
+                    listed.add(ending)
+                    out.append((origin, ending[0], mask_of(ending[1]), True, spelt[1::2],
+                                spelt[0::2]))
+            return
+        for (destination, taken), state, land in spelling.endings():
+            spelt = spelling.first_path(state, land)
+            out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
+
+    def unspelt(self, out: list[_RawMove]) -> None:
+        """Append every longest capture once per (destination, pieces taken), in the order
+        of first paths, as raw moves without a path or capture order (empty tuples)."""
+        origin, mask_of = self.origin, self._masks()
+        for destination, taken in self._last_endings():
+            out.append((origin, destination, mask_of(taken), True, (), ()))
+
+    def _last_endings(self) -> dict[_Ending, None]:
+        """Every ending (destination bit, pieces taken) of a longest capture, in the order
+        of first paths: the last layer's states come in the order of their first paths
+        (`KingPaths.endings` says why; every one of them is on a longest capture), and so
+        do their
+        endings, each listed where it first comes."""
+        lands_of = self._lands
+        return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
+                              for land in lands_of[state & _NODE]])
+
+    def moves(self, out: list) -> None:
+        """Append every longest capture once per (destination, pieces taken), in the
+        order of first paths, as `MoveGenerator.grouped` lists moves: (origin,
+        destination, True, pieces taken named, (first path, its capture order, every
+        path)), the last a `PathsLater` to be spelt when asked unless the search has
+        so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
+        origin = self.origin
+        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:
+            for (destination, _), spelt in self.spelling().every_path_by_ending():
+                out.append((origin, destination, True, frozenset(spelt[1]), spelt))
+            return
+        every, names, square_of = EveryPath(self.spelling()), self._names, self._square_of
+        taken_names: dict[int, frozenset[int]] = {}
+        for index, (destination, taken) in enumerate(self._last_endings()):
+            captures = taken_names.get(taken)
+            if captures is None:
+                pieces = []
+                rest = taken
+                while rest:
+                    low = rest & -rest
+                    pieces.append(names[square_of[low.bit_length() - 1]])
+                    rest ^= low
+                captures = taken_names[taken] = frozenset(pieces)
+            out.append((origin, destination, True, captures, PathsLater(every, index)))
+
+    def spelling(self) -> KingPaths:
+        """What spells this search's paths (from its tables; the search itself not kept)."""
+        return KingPaths(self._layers, self._parents, self._firsts, self._steps, self._lands,
+                         self._names)
+
+    def move_count(self) -> int:
+        """How many (destination, pieces taken) the longest captures end with: every
+        state of the last layer is on a longest capture, so no path is walked."""
+        lands_of = self._lands
+        return len({(land, state >> NODE_BITS) for state in self._layers[-1]
+                    for land in lands_of[state & _NODE]}) if self._layers else 0
+
+    def path_count(self) -> int:
+        """How many landing paths the longest captures have, counted layer by layer
+        (paths into each state), none spelt."""
+        layers = self._layers
+        if not layers:
+            return 0
+        steps_of, lands_of = self._steps, self._lands
+        ways = {state: 1 for _, state in self._firsts}
+        for _ in range(len(layers) - 1):
+            after: dict[int, int] = {}
+            for state, count in ways.items():
+                for _, bit, x in steps_of[state & _NODE]:
+                    if not state & bit:
+                        child = state ^ x
+                        after[child] = after.get(child, 0) + count
+            ways = after
+        return sum(count * len(lands_of[state & _NODE]) for state, count in ways.items())
+
+    def _masks(self) -> Callable[[int], int]:
+        """pieces taken (compact bits) -> the mask of their squares, remembered per set."""
+        square_of = self._square_of
+        captured: dict[int, int] = {}
+
+        def mask_of(taken: int) -> int:
             mask = captured.get(taken)
             if mask is None:
                 mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
                                              if taken >> i & 1)
-            out.append((origin, destination, mask, True, spelt[1::2], spelt[0::2]))
+            return mask
 
-    def moves(self) -> list[tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]]:
-        """Every longest capture as (origin, destination, True, every path, capture order
-        of the first path), one per destination and captured set, in the order of their
-        first paths (what grouping `paths` gives)."""
-        grouped: dict[_Ending, list[tuple[int, ...]]] = {}
-        for spelt, ending in self._spelt():
-            group = grouped.get(ending)
-            if group is None:
-                grouped[ending] = [spelt]
-            else:
-                group.append(spelt)
-        origin = self.origin
-        return [(origin, ending[0], True, tuple([spelt[1::2] for spelt in group]), group[0][0::2])
-                for ending, group in grouped.items()]
+        return mask_of
 
-    def _spelt(self) -> list[tuple[tuple[int, ...], _Ending]]:
-        """Every longest capture in listing order: (pieces and landings alternating,
-        named; (destination bit, captured mask))."""
-        layers = self._layers
-        if not layers:
-            return []
-        parents, steps_of, names = self._parents, self._steps, self._names
-        last = len(layers) - 1
-        marked = [layers[last]] * len(layers)  # marked[k]: states of layer k on a longest
-        for k in range(last - 1, -1, -1):
-            after, layer = marked[k + 1], layers[k]
-            marked[k] = {state for later in after
-                         for x in parents[later & _NODE]  # type: ignore[union-attr]
-                         if (state := later ^ x) in layer}
-        # prefixes: (state, pieces and landings up to the state's piece), listing order
-        prefixes: list[tuple[int, tuple[int, ...]]] = [
-            (state, (names[piece],)) for piece, state in self._firsts if state in marked[0]]
-        # suffixes: state -> [(landings and pieces from the state's landing on, ending)]
-        suffixes = self._last_steps(marked[last])
-        ahead, behind = 0, last  # the layers prefixes and suffixes have reached
-        suffix_count = sum(map(len, suffixes.values()))
-        while ahead < behind:
-            if len(prefixes) <= suffix_count:
-                after = marked[ahead + 1]
-                prefixes = [(state ^ x, spelt + pair) for state, spelt in prefixes
-                            for pair, bit, x in steps_of[state & _NODE]
-                            if not state & bit and state ^ x in after]
-                ahead += 1
-            else:
-                after_suffixes = suffixes
-                behind -= 1
-                suffixes = {state: [(pair + tail, ending)
-                                    for pair, bit, x in steps_of[state & _NODE]
-                                    if not state & bit
-                                    for tail, ending in after_suffixes.get(state ^ x, ())]
-                            for state in marked[behind]}
-                suffix_count = sum(map(len, suffixes.values()))
-        return [(spelt + tail, ending) for state, spelt in prefixes
-                for tail, ending in suffixes[state]]
-
-    def _last_steps(self, final: set[int]) -> dict[int, list[tuple[tuple[int, ...], _Ending]]]:
-        """Per final state, its last landings: ((landing named,), (landing, pieces taken))."""
-        names, lands_of = self._names, self._lands
-        return {state: [((names[land],), (land, state >> NODE_BITS))
-                        for land in lands_of[state & _NODE]]
-                for state in final}

@@ -20,22 +20,26 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine.capture_walk import apply_precedence, capture_walker
 from engine.king_captures import EnemyPieces, KingCaptures
+from engine.king_paths import PathsLater, Spelt
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
-    ITALIAN,
     MAJORITY,
-    MAJORITY_THEN_KINGS,
     PROMOTE_AT_END,
-    PROMOTE_CONTINUE,
-    PROMOTE_STOP,
     Variant,
 )
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# (origin, destination, king after, every path, capture order of the first path)
-Grouped = tuple[int, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...]]
+# (origin, destination, king after, pieces taken, (first path, its capture order,
+# every path) or, for a flying king's capture, the same spelt when asked)
+Grouped = tuple[int, int, bool, frozenset[int], Spelt | PathsLater]
+# what `MoveGenerator.captures` lists: every path, one raw move per move with its first
+# path, moves as `grouped` lists them, or one raw move per move, a flying king's
+# without path or order
+PATHS, FIRSTS, GROUPED, UNSPELT = "paths", "firsts", "grouped", "unspelt"
+_NOTHING_TAKEN: frozenset[int] = frozenset()
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
 
 
@@ -191,51 +195,102 @@ class MoveGenerator:
         return False
 
     def captures(self, own: int, opp: int, kings: int, white: bool, names: Names | None = None,
-                 grouped: bool = False) -> list:
-        """Every complete capture sequence allowed by the precedence rule, one per path;
-        paths and capture orders written in `names` when given (see `legal`). With
-        `grouped`, the moves `grouped` gives instead."""
-        sequences: list[RawMove] = []
+                 want: str = PATHS) -> list:
+        """The complete capture sequences allowed by the precedence rule, paths and
+        capture orders written in `names` when given (see `legal`): with `want` PATHS
+        one raw move per path; FIRSTS one per (origin, destination, captured set), with
+        its first path; UNSPELT the same, a flying king's without path or order; GROUPED
+        the moves `grouped` gives."""
+        # Only walk the pieces that can start a capture: men with an enemy next to them
+        # and an empty square beyond (found for all men at once), and every king.
+        # (`_starters` inlined, as the walk below: this runs at every node of perft and
+        # of the computer's search, where a call more shows.)
         occupied_all = own | opp
         empty = self.valid & ~occupied_all
-        promo = self.top_row if white else self.bottom_row
-        men_dirs = self.men_jump_dirs_white if white else self.men_jump_dirs_black
-        # Only walk the pieces that can start a capture: men with an enemy
-        # next to them and an empty square beyond (found for all men at once),
-        # and every king.
         targets = opp if self.men_capture_kings else opp & ~kings
         starters = own & kings
-        for i in men_dirs:
+        for i in self.men_jump_dirs_white if white else self.men_jump_dirs_black:
             d = self.all_directions[i]
             if d > 0:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         if self.kings_by_layers and starters & kings:
-            walker = (self._capture_walker(opp, kings, promo, self.men_jumps[white])
-                      if starters & ~kings else None)
-            return self._longest_captures(starters, occupied_all, opp, kings, walker, names,
-                                          grouped)
-        extend = self._capture_walker(opp, kings, promo, self.men_jumps[white])
+            found, longest = self._searched(starters, occupied_all, opp, kings, white, names)
+            result: list = []
+            for here in found:
+                if isinstance(here, KingCaptures):
+                    if here.longest == longest:
+                        if want == PATHS:
+                            here.paths(result)
+                        elif want == FIRSTS:
+                            here.firsts(result)
+                        elif want == UNSPELT:
+                            here.unspelt(result)
+                        else:
+                            here.moves(result)
+                else:
+                    longest_here = [s for s in here if s[2].bit_count() == longest]
+                    if names is not None:
+                        longest_here = _named(longest_here, names)
+                    result.extend(_wanted(longest_here, want))
+            return result
+        sequences: list[RawMove] = []
+        promo = self.top_row if white else self.bottom_row
+        extend = capture_walker(self, opp, kings, promo, self.men_jumps[white])
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
-            found: list = []
-            extend(origin, bool(kings >> origin & 1), 0, (), (), found, occupied)
-            for final, captured, path, order, king_end in found:
+            walked: list = []
+            extend(origin, bool(kings >> origin & 1), 0, (), (), walked, occupied)
+            for final, captured, path, order, king_end in walked:
                 sequences.append((origin, final, captured, king_end, path, order))
         if len(sequences) > 1 and self.capture_rule != FREE:
-            sequences = self._apply_precedence(sequences, kings)
+            sequences = apply_precedence(self.capture_rule, sequences, kings)
         if names is not None:
             sequences = _named(sequences, names)
-        return _grouped(sequences) if grouped else sequences
+        if want == PATHS:
+            return sequences
+        return _grouped(sequences) if want == GROUPED else unique_moves(sequences)
 
-    def _longest_captures(self, starters: int, occupied_all: int, opp: int, kings: int,
-                          extend, names: Names | None, grouped: bool = False) -> list:
-        """The majority rule with flying kings: only the longest captures, kings searched
-        breadth first (`engine.king_captures`), men walked; listed by origin as ever.
-        Raw moves, or with `grouped` the moves `grouped` gives. `extend` walks the men
-        (None when no man can capture)."""
-        found: list[list[RawMove] | KingCaptures] = []  # per starting piece, by origin
+    def _king_capture_count(self, own: int, opp: int, kings: int, white: bool,
+                            paths: bool) -> int:
+        """How many capture moves (or with `paths`, paths) `captures` would list when
+        flying kings are searched by layers: theirs counted without spelling a path
+        (`KingCaptures.move_count`, `path_count`)."""
+        found, longest = self._searched(self._starters(own, opp, kings, white), own | opp,
+                                        opp, kings, white, None)
+        count = 0
+        for here in found:
+            if isinstance(here, KingCaptures):
+                if here.longest == longest:
+                    count += here.path_count() if paths else here.move_count()
+            else:
+                longest_here = [s for s in here if s[2].bit_count() == longest]
+                count += len(longest_here if paths else {(s[0], s[1], s[2]) for s in longest_here})
+        return count
+
+    def _starters(self, own: int, opp: int, kings: int, white: bool) -> int:
+        """The pieces that may start a capture (as `captures` finds them)."""
+        empty = self.valid & ~(own | opp)
+        targets = opp if self.men_capture_kings else opp & ~kings
+        starters = own & kings
+        for i in self.men_jump_dirs_white if white else self.men_jump_dirs_black:
+            d = self.all_directions[i]
+            if d > 0:
+                starters |= (((empty >> d) & targets) >> d) & own
+            else:
+                starters |= (((empty << -d) & targets) << -d) & own
+        return starters
+
+    def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
+                  names: Names | None) -> tuple[list[list[RawMove] | KingCaptures], int]:
+        """The majority rule with flying kings: per starting piece, by origin, its
+        captures (men walked) or its search (kings, `engine.king_captures`, paths to be
+        spelt in `names`); and how many pieces the longest capture takes."""
+        extend = (capture_walker(self, opp, kings, self.top_row if white else self.bottom_row,
+                                       self.men_jumps[white])
+                  if starters & ~kings else None)  # only made when a man can capture
+        found: list[list[RawMove] | KingCaptures] = []
         longest = 0
         named = self.bit_names if names is None else names
         pieces = EnemyPieces(opp, len(self.bit_names))
@@ -247,152 +302,60 @@ class MoveGenerator:
                 found.append(search)
                 continue
             walked: list = []
-            extend(origin, False, 0, (), (), walked, occupied)
+            extend(origin, False, 0, (), (), walked, occupied)  # type: ignore[misc]
             sequences = [(origin, final, captured, king_end, path, order)
                          for final, captured, path, order, king_end in walked]
             longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
             found.append(sequences)
-        result: list = []
-        for here in found:
-            if isinstance(here, KingCaptures):
-                if here.longest != longest:
-                    continue
-                if grouped:
-                    result.extend(here.moves())
-                else:
-                    here.paths(result)
-            else:
-                longest_here = [s for s in here if s[2].bit_count() == longest]
-                if names is not None:
-                    longest_here = _named(longest_here, names)
-                result.extend(_grouped(longest_here) if grouped else longest_here)
-        return result
-
-    def _capture_walker(self, opp, kings, promo, men_jumps):
-        """A recursive walker appending every complete capture sequence to `out`.
-
-        Captured pieces stay in `occupied` until the move ends, so they block
-        and cannot be jumped twice; the origin is not in `occupied` (the piece
-        is in the hand), so a king may pass over or land on it.
-        """
-        ray_table = self.ray_table
-        king_jumps = self.king_jumps
-        men_targets = opp if self.men_capture_kings else opp & ~kings
-        flying = self.flying
-        men_capture_kings = self.men_capture_kings
-        promotion = self.promotion
-
-        def extend(square: int, king: bool, captured: int, path: tuple, order: tuple,
-                   out: list, occupied: int) -> bool:
-            jumped = False
-            if king and flying:
-                for ray, ray_mask, ascending, index_of in ray_table[square]:
-                    # the first piece along the ray, found with one bit operation
-                    hit = ray_mask & occupied
-                    if not hit:
-                        continue
-                    over = (hit & -hit).bit_length() - 1 if ascending else hit.bit_length() - 1
-                    if not opp >> over & 1 or captured >> over & 1:
-                        continue
-                    landings = []
-                    for land in ray[index_of[over] + 1:]:
-                        if occupied >> land & 1:
-                            break
-                        landings.append(land)
-                    if not landings:
-                        continue
-                    jumped = True
-                    now_captured = captured | 1 << over
-                    now_order = order + (over,)
-                    # A king must land where it can go on capturing, if it can.
-                    continuing: list = []
-                    stopping: list = []
-                    for land in landings:
-                        branch: list = []
-                        if extend(land, True, now_captured, path + (land,), now_order, branch,
-                                  occupied):
-                            continuing.extend(branch)
-                        else:
-                            stopping.extend(branch)
-                    out.extend(continuing or stopping)
-            else:
-                # `jumpable`: enemy pieces not yet jumped (and, in Italian, not kings for men)
-                jumpable = (opp if king or men_capture_kings else men_targets) & ~captured
-                for over, land in king_jumps[square] if king else men_jumps[square]:
-                    if not jumpable >> over & 1 or occupied >> land & 1:
-                        continue
-                    jumped = True
-                    now_captured = captured | 1 << over
-                    now_path = path + (land,)
-                    now_order = order + (over,)
-                    if not king and promo >> land & 1:
-                        if promotion == PROMOTE_STOP:
-                            out.append((land, now_captured, now_path, now_order, True))
-                            continue
-                        if promotion == PROMOTE_CONTINUE:
-                            extend(land, True, now_captured, now_path, now_order, out, occupied)
-                            continue
-                    extend(land, king, now_captured, now_path, now_order, out, occupied)
-            if not jumped and path:
-                crowned = king or (promotion == PROMOTE_AT_END and bool(promo >> square & 1))
-                out.append((square, captured, path, order, crowned))
-            return jumped
-
-        return extend
-
-    def _apply_precedence(self, sequences: list[RawMove], kings: int) -> list[RawMove]:
-        rule = self.capture_rule
-        if rule == MAJORITY:
-            best = max(s[2].bit_count() for s in sequences)
-            return [s for s in sequences if s[2].bit_count() == best]
-
-        def key(s: RawMove):
-            count = s[2].bit_count()
-            kings_taken = (s[2] & kings).bit_count()
-            if rule == MAJORITY_THEN_KINGS:
-                return (count, kings_taken)
-            assert rule == ITALIAN
-            with_king = bool(kings >> s[0] & 1)
-            # earlier king captures rank higher: compare negated positions
-            earliest = tuple(-i for i, bit in enumerate(s[5]) if kings >> bit & 1)
-            return (count, with_king, kings_taken, earliest)
-
-        keys = [key(s) for s in sequences]
-        best_key = max(keys)
-        return [s for s, k in zip(sequences, keys, strict=True) if k == best_key]
+        return found, longest
 
     # ----------------------------------------------------------------- legal
     def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
               names: Names | None = None) -> list[RawMove]:
-        """Legal moves: every path when `paths`, else one per (origin, destination, captures).
+        """Legal moves: every path when `paths`, else one per (origin, destination,
+        captures) with its first path (a flying king's other paths are never spelt).
 
         With `names` (bit index -> number), capture paths and capture orders are
         written as ``names[bit]`` instead of bit indices, so a caller that shows
         squares need not convert every path (origin, destination, captured mask
-        and quiet moves' paths stay bits).
+        and quiet moves' paths stay bits). The computer's search, which never reads a
+        path, calls `moves_only` instead.
         """
         if self.has_capture(own, opp, kings, white):
-            sequences = self.captures(own, opp, kings, white, names)
-            return sequences if paths else unique_moves(sequences)
+            return self.captures(own, opp, kings, white, names, PATHS if paths else FIRSTS)
+        return self.quiet_moves(own, opp, kings, white)
+
+    def moves_only(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
+        """The moves `legal` lists, in the same order, for a caller that reads only a raw
+        move's origin, destination, captured mask and king after (the computer's
+        search): a flying king's captures under the majority rule carry an empty path
+        and capture order, so none of its paths is spelt (any other move is as `legal`
+        gives it)."""
+        if self.has_capture(own, opp, kings, white):
+            return self.captures(own, opp, kings, white, None, UNSPELT)
         return self.quiet_moves(own, opp, kings, white)
 
     def grouped(self, own: int, opp: int, kings: int, white: bool, names: Names) -> list[Grouped]:
         """Legal moves as `Position.legal_moves()` lists them: one per (origin, destination,
         captured set), in the order of their first paths, as (origin, destination, king
-        after, every path, capture order of the first path), paths and orders of captures
-        written in `names` (a quiet move's one path stays bits; its order is empty)."""
+        after, pieces taken, (first path, its capture order, every path)), pieces, paths
+        and orders of captures written in `names` (a quiet move's one path stays bits).
+        A flying king's capture has a `PathsLater` for the last: its paths are spelt
+        when asked, for all that king's moves at once."""
         if self.has_capture(own, opp, kings, white):
-            return self.captures(own, opp, kings, white, names, grouped=True)
-        return [(origin, destination, king_after, (path,), ())
+            return self.captures(own, opp, kings, white, names, GROUPED)
+        return [(origin, destination, king_after, _NOTHING_TAKEN, (path, (), (path,)))
                 for origin, destination, _, king_after, path, _ in
                 self.quiet_moves(own, opp, kings, white)]
 
     def count(self, own: int, opp: int, kings: int, white: bool, paths: bool = False) -> int:
+        """How many legal moves (`legal` without paths) or, with `paths`, legal paths;
+        a flying king's paths are counted, not spelt."""
         if self.has_capture(own, opp, kings, white):
+            if self.kings_by_layers and own & kings:  # every own king starts a capture
+                return self._king_capture_count(own, opp, kings, white, paths)
             sequences = self.captures(own, opp, kings, white)
-            if paths:
-                return len(sequences)
-            return len({(s[0], s[1], s[2]) for s in sequences})
+            return len(sequences) if paths else len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
 
 
@@ -402,6 +365,16 @@ def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
     return [(origin, destination, captured, king_after, tuple(map(name, path)),
              tuple(map(name, order)))
             for origin, destination, captured, king_after, path, order in sequences]
+
+
+def _wanted(sequences: list[RawMove], want: str) -> list:
+    """`sequences` (every path, listing order) in the form `want` asks (see
+    `MoveGenerator.captures`)."""
+    if want == PATHS:
+        return sequences
+    if want == GROUPED:
+        return _grouped(sequences)
+    return unique_moves(sequences)
 
 
 def _grouped(sequences: list[RawMove]) -> list[Grouped]:
@@ -415,8 +388,9 @@ def _grouped(sequences: list[RawMove]) -> list[Grouped]:
             groups[key] = [s]
         else:
             group.append(s)
-    return [(origin, destination, king_after, tuple([s[4] for s in group]), order)
-            for (origin, destination, _, king_after, _, order), group
+    return [(origin, destination, king_after, frozenset(order),
+             (path, order, tuple([s[4] for s in group])))
+            for (origin, destination, _, king_after, path, order), group
             in ((group[0], group) for group in groups.values())]
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 from engine.errors import EngineError, FenError, IllegalMoveError
+from engine.king_paths import PathsLater
 from engine.movegen import Grouped, RawMove, generator_for
 from engine.variant import BLACK, WHITE, Variant, get_variant
 
@@ -61,11 +64,45 @@ class Move:
         return f"<Move {sep.join(names)}>"
 
 
-_NO_CAPTURES: frozenset[int] = frozenset()
+class _PathsSpeltLater(Move):
+    """A flying king's capture from `legal_moves()` whose `path`, `paths` and
+    `captured_order` are spelt when one of them is first read (then for every move of
+    that king at once: `engine.king_paths.EveryPath`); the other fields are set
+    when it is made. Otherwise a `Move` in every way: equal, hashed and shown the
+    same; `dataclasses.replace` reads every field; a copy or a pickle is a plain
+    `Move` with every field spelt."""
+
+    __slots__ = ("_later",)
+    _later: PathsLater | None  # until the paths are spelt
+
+    def _spelt(self, name: str) -> Any:
+        fields = self.__dict__
+        if name not in fields:
+            later = self._later
+            assert later is not None
+            fields["path"], fields["captured_order"], fields["paths"] = later.spell()
+            _set_attribute(self, "_later", None)
+        return fields[name]
+
+    # Move's __init__ (as `dataclasses.replace` calls it) sets the fields through these.
+    path = property(partial(_spelt, name="path"),
+                    lambda self, value: self.__dict__.__setitem__("path", value))
+    paths = property(partial(_spelt, name="paths"),
+                     lambda self, value: self.__dict__.__setitem__("paths", value))
+    captured_order = property(partial(_spelt, name="captured_order"),
+                              lambda self, value: self.__dict__.__setitem__("captured_order",
+                                                                            value))
+
+    def __reduce__(self) -> tuple:
+        # made again by Move's own __init__, every field read (spelt) first
+        return (Move, tuple(getattr(self, f.name) for f in dataclasses.fields(Move)))
+
+
 # The generator's own moves are made without the frozen dataclass's `__init__` (one
 # guarded attribute call per field: a fifth of `legal_moves()` on a position with many
-# moves), their `__dict__` set in one go (`Position._moves`). Every field is set there;
-# a field added to `Move` must be added there too (tests/engine/test_movegen_exact.py
+# moves), their `__dict__` set in one go (`Position._moves`). Every field is set there
+# (`path`, `paths` and `captured_order` of a flying king's capture when first read); a
+# field added to `Move` must be added there too (tests/engine/test_movegen_exact.py
 # checks that the two agree).
 _new_object = object.__new__
 _set_attribute = object.__setattr__
@@ -163,25 +200,34 @@ class Position:
 
     def _moves(self, grouped: list[Grouped]) -> list[Move]:
         """Moves from the generator's groups (`MoveGenerator.grouped`: capture paths and
-        orders already in square numbers); a group's first path is the move's `path`."""
+        orders already in square numbers; a flying king's spelt when first read)."""
         variant = self.variant
         square = variant.bit_to_square
         kings = self.kings
         moves = []
-        for origin, destination, king_after, paths, order in grouped:
-            move = _new_object(Move)
-            if order:
-                _set_attribute(move, "__dict__", {
-                    "origin": square[origin], "destination": square[destination],
-                    "captures": frozenset(order), "path": paths[0], "paths": paths,
-                    "promotes": king_after and not kings >> origin & 1,
-                    "captured_order": order, "variant": variant})
-            else:  # a quiet move: its one path is in bits
+        for origin, destination, king_after, captures, spelt in grouped:
+            if not captures:  # a quiet move: its one path is in bits
+                move = _new_object(Move)
                 to = (square[destination],)
                 _set_attribute(move, "__dict__", {
-                    "origin": square[origin], "destination": to[0], "captures": _NO_CAPTURES,
+                    "origin": square[origin], "destination": to[0], "captures": captures,
                     "path": to, "paths": (to,), "promotes": king_after and not kings >> origin & 1,
                     "captured_order": (), "variant": variant})
+            elif type(spelt) is PathsLater:
+                move = _new_object(_PathsSpeltLater)
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": square[destination],
+                    "captures": captures, "promotes": king_after and not kings >> origin & 1,
+                    "variant": variant})
+                _set_attribute(move, "_later", spelt)
+            else:
+                move = _new_object(Move)
+                path, order, paths = spelt  # type: ignore[misc]
+                _set_attribute(move, "__dict__", {
+                    "origin": square[origin], "destination": square[destination],
+                    "captures": captures, "path": path, "paths": paths,
+                    "promotes": king_after and not kings >> origin & 1,
+                    "captured_order": order, "variant": variant})
             moves.append(move)
         return moves
 

@@ -48,7 +48,9 @@ class Tree:
         self.variant = variant
         self.clock = clock
         generator = generator_for(variant)
-        self.legal = generator.legal
+        # the search reads a raw move's origin, destination, captured mask and king after
+        # only: no path of a flying king's capture is spelt for it
+        self.legal = generator.moves_only
         self.has_capture = generator.has_capture
         self.evaluate = evaluate or evaluator_for(variant)
         self.keys = keys_for(max(variant.square_to_bit) + 1)

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from host.errors import UserError
+from host.voice.request_errors import error_text
 
 #: the longest main time and increment accepted (a day's play, a minute a move and then some)
 MAX_MINUTES = 600
@@ -19,6 +20,16 @@ MAX_INCREMENT = 600
 NONE_WORDS = ("none", "off", "no", "")
 
 SIDES = ("W", "B")
+
+
+class ClockError(UserError):
+    """A time control that is not one: `code` (a key of host/voice/request_errors.py's
+    `ERRORS`, "clock-...") and `params` say why, so a page says it in its own language."""
+
+    def __init__(self, code: str, clock: str, **limits: object) -> None:
+        self.code = code
+        self.params: dict[str, object] = {"clock": clock, **limits}
+        super().__init__(error_text(code, self.params))
 
 
 @dataclass(frozen=True)
@@ -69,7 +80,7 @@ def parse_time_control(text: str | None) -> TimeControl | None:
         return None
     parts = words.replace(" ", "").split("/")
     if len(parts) > 2:
-        raise UserError(_bad(text, "at most two times, White's then Black's"))
+        raise ClockError("clock-too-many", str(text))
     sides = [_side(part, text) for part in parts]
     return TimeControl(sides[0], sides[-1])
 
@@ -80,21 +91,14 @@ def _side(part: str, original: str) -> SideTime:
         main = float(minutes) * 60
         extra = float(increment) if plus else 0.0
     except ValueError:
-        raise UserError(_bad(original, "minutes, then + and the seconds added per move")) from None
+        raise ClockError("clock-format", original) from None
     if not (math.isfinite(main) and math.isfinite(extra)):
-        raise UserError(_bad(original, "finite numbers"))
+        raise ClockError("clock-not-finite", original)
     if not 0 < main <= MAX_MINUTES * 60:
-        raise UserError(_bad(original, f"a main time above 0 and at most {MAX_MINUTES} minutes"))
+        raise ClockError("clock-main", original, max=MAX_MINUTES)
     if not 0 <= extra <= MAX_INCREMENT:
-        raise UserError(_bad(original, f"an increment from 0 to {MAX_INCREMENT} seconds"))
+        raise ClockError("clock-increment", original, max=MAX_INCREMENT)
     return SideTime(main, extra)
-
-
-def _bad(text: str, why: str) -> str:
-    return (
-        f"clock {text!r} is not a time control: write minutes+increment like 5+3, 90+30 or "
-        f"0.5+1, two of them for a handicap (5+3/2+3, White's first), or none ({why})"
-    )
 
 
 def _number(x: float) -> str:

@@ -31,12 +31,14 @@ from hardware.layout import Layout, LayoutError, load_layout
 from hardware.mock import MockBoard
 from host.errors import DeviceNotReady, UserError
 from host.squares import SquareMap
+from host.voice.request_errors import RequestError
 
 SIMULATED = ("sim", "mock")
 
 
-class HandsRefused(Exception):
-    """A simulated hand cannot do this here; the message says why, in one line."""
+class HandsRefused(RequestError):
+    """A simulated hand (or a variant) cannot be used on this board: `code` and `params`
+    say why (host/voice/request_errors.py); the message is the English line."""
 
 
 def quarter_turn(layout: Layout) -> dict[int, int]:
@@ -144,21 +146,20 @@ class LiveBoard:
         if self._board is not None:
             self._board.on_event(listener)
 
-    def can_play(self, variant: Variant) -> str | None:
-        """Why `variant` cannot be played on this board, or None if it can."""
+    def can_play(self, variant: Variant) -> HandsRefused | None:
+        """Why `variant` cannot be played on this board (the refusal to raise), or None
+        if it can."""
         if self.simulated or variant.size == self.variant.size:
             return None
-        return (
-            f"this board is {self.variant.size}x{self.variant.size}; "
-            f"{variant.name} needs a {variant.size}x{variant.size} board"
-        )
+        return HandsRefused("board-size", size=self.variant.size, variant=variant.name,
+                            needs=variant.size)
 
     def use(self, variant: Variant) -> None:
         """Play `variant` from now on: renumber the squares (a quarter turn for the mirrored
         variants), and, for the simulator only, change the board's size if needed."""
-        reason = self.can_play(variant)
-        if reason is not None:
-            raise HandsRefused(reason)
+        refusal = self.can_play(variant)
+        if refusal is not None:
+            raise refusal
         if variant.size != self.variant.size:  # the simulator only: it is never waiting
             self.board.close()
             self._board = None
@@ -178,9 +179,7 @@ class LiveBoard:
     def refuse_if_real(self) -> None:
         """Simulated hands are for the simulator only: a real board refuses them."""
         if not self.simulated:
-            raise HandsRefused(
-                "this is a real board: move its pieces by hand (simulated hands are refused)"
-            )
+            raise HandsRefused("real-board")
 
     @property
     def mock(self) -> MockBoard:
@@ -196,12 +195,12 @@ class LiveBoard:
 
     def lift(self, square: int) -> None:
         if square not in self.truth:
-            raise HandsRefused(f"no piece on square {square} to lift")
+            raise HandsRefused("no-piece-to-lift", square=square)
         self.mock.lift(self.squares.to_hardware_map[square])
 
     def place(self, square: int) -> None:
         if square in self.truth:
-            raise HandsRefused(f"square {square} already holds a piece")
+            raise HandsRefused("square-occupied", square=square)
         self.mock.place(self.squares.to_hardware_map[square])
 
     def set_up(self, occupied: Iterable[int]) -> frozenset[int]:

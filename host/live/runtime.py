@@ -44,7 +44,7 @@ from typing import Any
 from engine import VARIANTS, FenError, Position, Variant, get_variant
 from hardware.base import Snapshot
 from hardware.board import Board
-from host.clock.control import PRESETS
+from host.clock.control import PRESETS, ClockError
 from host.computer.opponent import Opponent
 from host.computer.player import ComputerPlayer
 from host.errors import DeviceNotReady, UserError
@@ -54,7 +54,8 @@ from host.live.controls import CONTROLS, refusals
 from host.live.state import game_state
 from host.players import PlayerError, computer_levels, parse_player
 from host.session import Session
-from host.voice.messages import COMMAND_WORDS, VARIANT_NAMES, refusal_text
+from host.voice.messages import COMMAND_WORDS, VARIANT_NAMES
+from host.voice.request_errors import RequestError, error_text
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +69,20 @@ CARRY = 0.1
 BOARD_RETRY = 1.0
 
 
-class Refused(Exception):
-    """A control that cannot be obeyed now; `status` is the HTTP status that fits."""
+class Refused(RequestError):
+    """A control or a hand that cannot be obeyed now: `code` and `params` say why
+    (host/voice/request_errors.py), `status` is the HTTP status that fits (409 unless
+    given)."""
 
-    def __init__(self, reason: str, status: int = 409) -> None:
-        super().__init__(reason)
-        self.status = status
+    @classmethod
+    def from_error(cls, error: UserError | RequestError) -> Refused:
+        """The refusal for an error met on the way: its own code when it has one, else
+        its English line as the detail of "not-now"."""
+        if isinstance(error, RequestError):
+            return cls(error.code, error.status, **error.params)
+        if isinstance(error, ClockError):
+            return cls(error.code, 400, **error.params)
+        return cls("not-now", detail=str(error))
 
 
 @dataclass(frozen=True)
@@ -197,7 +206,7 @@ class Runtime:
                 if hands.piece is not None:  # (told before the next scan sees it)
                     self.session.placing(hands.square, hands.piece)
         except HandsRefused as error:
-            raise Refused(str(error)) from None
+            raise Refused.from_error(error) from None
         truth = board.truth
         async with self._scanned:
             with contextlib.suppress(TimeoutError):
@@ -219,12 +228,12 @@ class Runtime:
                     try:
                         start = Position.from_fen(control.fen, variant)
                     except FenError as error:
-                        raise Refused(f"bad fen: {error}", 400) from None
+                        raise Refused("bad-fen", 400, detail=str(error)) from None
                 if control.clock is not None:
                     session.set_clock(control.clock)
                 self._new_game(now, variant, start, control.players)
             elif control.command in CONTROLS and (why := self.refusals()[control.command]):
-                raise Refused(refusal_text(why))
+                raise Refused(why)
             elif control.command == "hint":
                 assert self.computer is not None  # else refused above
                 self.computer.request_hint()
@@ -236,12 +245,12 @@ class Runtime:
                 session.command(now, control.command)
             elif control.command in ("pause", "resume"):
                 if session.game_clock.clock is None:
-                    raise Refused("this game has no clock")
+                    raise Refused("no-clock")
                 session.pause_clock(now, control.command == "pause")
             else:
-                raise Refused(f"unknown command {control.command!r}", 400)
+                raise Refused("unknown-command", 400, command=repr(control.command))
         except (UserError, HandsRefused) as error:
-            raise Refused(str(error)) from None
+            raise Refused.from_error(error) from None
 
     def typed(self, line: str) -> None:
         """A command typed on the console, in English or Portuguese (`Session.command`);
@@ -408,8 +417,8 @@ class Runtime:
             return
         try:
             self.typed(line)
-        except Refused as error:
-            print(f"cannot: {error}", file=sys.stderr)
+        except Refused as error:  # said in the board's language, as the page says it
+            print(error_text(error.code, error.params, self.session.language), file=sys.stderr)
 
     # -- inside ----------------------------------------------------------------------------
 
@@ -418,9 +427,9 @@ class Runtime:
         """A new game: on the simulator, the pieces are set up first (as a person would),
         then the game starts on a board that already matches it; `players` for it."""
         board = self.board
-        reason = board.can_play(variant)
-        if reason is not None:
-            raise Refused(reason)
+        refusal = board.can_play(variant)
+        if refusal is not None:
+            raise Refused.from_error(refusal)
         if players is not None:
             chosen = self._players(players)
             self.session.set_players(now, chosen, tell=False)  # said with the new game
@@ -437,9 +446,9 @@ class Runtime:
         try:
             chosen.update({side: parse_player(who) for side, who in players.items()})
         except PlayerError as error:
-            raise Refused(str(error), 400) from None
+            raise Refused("not-now", 400, detail=str(error)) from None
         if self._make_opponent is None and any(who != "human" for who in chosen.values()):
-            raise Refused("there is no computer opponent here")
+            raise Refused("no-computer-opponent")
         return chosen
 
     def _draw(self, frame: dict[int, tuple[int, int, int]]) -> None:

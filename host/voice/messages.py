@@ -165,11 +165,6 @@ CONSOLE: dict[str, dict[str, str]] = {
 }
 
 
-def refusal_text(key: str, language: str = "en") -> str:
-    """Why a control cannot be used now (`REFUSALS`), in `language`."""
-    return REFUSALS.get(language, REFUSALS["en"]).get(key, key)
-
-
 def console_line(language: str, kind: str, **params: object) -> str:
     """A start-up line for the console in `language` (English for an unknown one)."""
     return CONSOLE.get(language, CONSOLE["en"])[kind].format(**params)

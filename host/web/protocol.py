@@ -12,41 +12,45 @@ import json
 from typing import Any
 
 from engine import VARIANTS
-from host.clock.control import parse_time_control
+from host.clock.control import ClockError, parse_time_control
 from host.config import HINT_LEVELS, LANGUAGES
-from host.errors import UserError
 from host.live.runtime import Control, Hands
 from host.players import ALLOWED, PlayerError, parse_player
 from host.recognition.codes import CODES as PIECES
+from host.voice.request_errors import RequestError
 
 #: the largest request body or socket message accepted (a real one is under 200 bytes)
 MAX_BODY = 4096
 COMMANDS = ("new", "takeback", "resign", "draw", "hints", "language", "hint", "pause", "resume")
 
 
-class BadRequest(Exception):
-    """The request is malformed; the message is the one-line reason."""
+class BadRequest(RequestError):
+    """The request is malformed (HTTP 400): `code` and `params` say why
+    (host/voice/request_errors.py); the message is the one-line English reason."""
+
+    status = 400
 
 
 def parse_object(raw: bytes | str) -> dict[str, Any]:
     """A JSON object from a body or a socket message."""
     if len(raw) > MAX_BODY:
-        raise BadRequest(f"message too large ({len(raw)} bytes; at most {MAX_BODY})")
+        raise BadRequest("message-too-large", size=len(raw), max=MAX_BODY)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BadRequest("body is not UTF-8 text") from None
+            raise BadRequest("not-utf8") from None
     if not raw.strip():
-        raise BadRequest("empty body: send a JSON object")
+        raise BadRequest("empty-body")
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
-        raise BadRequest(f"body is not valid JSON ({error.msg} at column {error.colno})") from None
+        detail = f"{error.msg} at column {error.colno}"
+        raise BadRequest("not-json", detail=detail) from None
     except (RecursionError, ValueError):
-        raise BadRequest("body is not valid JSON") from None
+        raise BadRequest("not-json", detail="too deep") from None
     if not isinstance(data, dict):
-        raise BadRequest(f"expected a JSON object, not {type(data).__name__}")
+        raise BadRequest("not-object", type=type(data).__name__)
     return data
 
 
@@ -54,7 +58,7 @@ def _unknown(data: dict[str, Any], allowed: set[str]) -> None:
     extra = sorted(set(data) - allowed, key=str)
     if extra:
         names = ", ".join(sorted(allowed))
-        raise BadRequest(f"unknown field {_short(extra[0])} (allowed: {names})")
+        raise BadRequest("unknown-field", field=_short(extra[0]), allowed=names)
 
 
 def _short(value: object) -> str:
@@ -68,21 +72,19 @@ def parse_hands(data: dict[str, Any], squares: int) -> Hands:
     (the hand let go of the piece it held from SQ off the board; no switch changes)."""
     actions = [key for key in ("lift", "place", "drop") if key in data]
     if len(actions) != 1:
-        raise BadRequest(
-            'send exactly one of {"lift": SQUARE}, {"place": SQUARE} or {"drop": SQUARE}'
-        )
+        raise BadRequest("one-hand-action")
     action = actions[0]
     extra = {"lift": {"hold"}, "place": {"piece"}, "drop": set[str]()}[action]
     _unknown(data, {action, *extra})
     square = data[action]
     if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= squares:
-        raise BadRequest(f"{action}: {_short(square)} is not a square of this board (1..{squares})")
+        raise BadRequest("not-a-square", action=action, value=_short(square), squares=squares)
     piece = data.get("piece")
     if piece is not None and piece not in PIECES:
-        raise BadRequest(f"piece must be one of {', '.join(PIECES)}, not {_short(piece)}")
+        raise BadRequest("bad-piece", allowed=", ".join(PIECES), value=_short(piece))
     hold = data.get("hold", False)
     if not isinstance(hold, bool):
-        raise BadRequest(f"hold must be true or false, not {_short(hold)}")
+        raise BadRequest("bad-hold", value=_short(hold))
     return Hands(action, square, piece, hold=hold)
 
 
@@ -92,7 +94,7 @@ def parse_control(data: dict[str, Any]) -> Control:
     `{"command": "hints", "hints": LEVEL}`, `{"command": "language", "language": LANG}`."""
     command = data.get("command")
     if not isinstance(command, str) or command not in COMMANDS:
-        raise BadRequest(f"command must be one of {', '.join(COMMANDS)}, not {_short(command)}")
+        raise BadRequest("bad-command", allowed=", ".join(COMMANDS), value=_short(command))
     variant = data.get("variant")  # meaningful for "new" only; tolerated (checked) on all
     if command == "new":
         _unknown(data, {"command", "variant", "players", "fen", "clock"})
@@ -101,7 +103,7 @@ def parse_control(data: dict[str, Any]) -> Control:
         players = _check_players(data.get("players"))
         fen = data.get("fen")
         if fen is not None and (not isinstance(fen, str) or not 0 < len(fen) <= 400):
-            raise BadRequest("fen must be a position in PDN FEN, e.g. \"W:W31,32:B1,2\"")
+            raise BadRequest("bad-fen-text")
         return Control("new", variant=variant.lower() if variant else None, fen=fen,
                        players=players, clock=_check_clock(data.get("clock")))
     if variant is not None:
@@ -110,14 +112,14 @@ def parse_control(data: dict[str, Any]) -> Control:
         _unknown(data, {"command", "hints", "variant"})
         level = data.get("hints")
         if level not in HINT_LEVELS:
-            raise BadRequest(f"hints must be one of {', '.join(HINT_LEVELS)}, not {_short(level)}")
+            raise BadRequest("bad-hints", allowed=", ".join(HINT_LEVELS), value=_short(level))
         return Control("hints", value=level)
     if command == "language":
         _unknown(data, {"command", "language", "variant"})
         language = data.get("language")
         if language not in LANGUAGES:
-            names = ", ".join(LANGUAGES)
-            raise BadRequest(f"language must be one of {names}, not {_short(language)}")
+            raise BadRequest("bad-language", allowed=", ".join(LANGUAGES),
+                             value=_short(language))
         return Control("language", value=language)
     _unknown(data, {"command", "variant"})
     return Control(command)
@@ -128,17 +130,17 @@ def _check_clock(clock: object) -> str | None:
     if clock is None:
         return None
     if not isinstance(clock, str) or len(clock) > 40:
-        raise BadRequest('clock must be a time control like "5+3" or "none"')
+        raise BadRequest("bad-clock-type")
     try:
         control = parse_time_control(clock)
-    except UserError as error:
-        raise BadRequest(str(error)) from None
+    except ClockError as error:
+        raise BadRequest(error.code, **error.params) from None
     return "none" if control is None else control.text()
 
 
 def _check_variant(variant: object) -> None:
     if not isinstance(variant, str) or variant.lower() not in VARIANTS:
-        raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}, not {_short(variant)}")
+        raise BadRequest("bad-variant", allowed=", ".join(VARIANTS), value=_short(variant))
 
 
 def _check_players(players: object) -> dict[str, str] | None:
@@ -146,11 +148,11 @@ def _check_players(players: object) -> dict[str, str] | None:
     if players is None:
         return None
     if not isinstance(players, dict) or not set(players) <= {"W", "B"}:
-        raise BadRequest('players must look like {"W": "human", "B": "computer:3"}')
+        raise BadRequest("bad-players")
     chosen = {}
     for side, who in players.items():
         try:
             chosen[side] = parse_player(who)
         except PlayerError:
-            raise BadRequest(f"players.{side}: {_short(who)} is not a player ({ALLOWED})") from None
+            raise BadRequest("bad-player", side=side, value=_short(who), allowed=ALLOWED) from None
     return chosen

@@ -51,6 +51,7 @@ from host.live.bus import Update
 from host.live.runtime import Hands, Refused, Runtime
 from host.records.journal import pdn_stem
 from host.review.games import SAVED_GAME
+from host.voice.request_errors import RequestError
 from host.web.guard import (
     KEEPALIVE_SECONDS,
     GuardedSite,
@@ -83,16 +84,17 @@ def is_loopback(address: str | None) -> bool:
 
 def control_refusal(
     *, token: str | None, supplied: str | None, remote: str | None, origin: str | None, host: str
-) -> str | None:
-    """Why a control request is refused, or None if it is allowed (see the module's rules)."""
+) -> RequestError | None:
+    """Why a control request is refused (403), or None if it is allowed (see the module's
+    rules)."""
     if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
-        return "requests from another site are refused"
+        return RequestError("other-site", 403)
     if token:
         if supplied is None or not hmac.compare_digest(supplied.encode(), token.encode()):
-            return "this control needs the token shown when the board was started"
+            return RequestError("token-needed", 403)
         return None
     if not is_loopback(remote):
-        return "controls are only accepted from this computer (start with a token to allow others)"
+        return RequestError("local-only", 403)
     return None
 
 
@@ -116,8 +118,14 @@ def _follow_hand(watcher: Watcher, action: Hands, piece: str | None) -> None:
         watcher.holding = None
 
 
-def _error(status: int, reason: str) -> web.Response:
-    return web.json_response({"error": reason}, status=status, headers=SECURITY_HEADERS)
+def _text(error: RequestError | None) -> str | None:
+    return None if error is None else str(error)
+
+
+def _error(error: RequestError) -> web.Response:
+    """`{"error": the English line, "code", "params"}` with the error's status: the page
+    renders `code` in its viewer's language (host/voice/request_errors.py)."""
+    return web.json_response(error.answer(), status=error.status, headers=SECURITY_HEADERS)
 
 
 @dataclass(eq=False)
@@ -147,8 +155,8 @@ class WebServer:
         self._unsubscribe = runtime.subscribe(self._changed)
         self.files = StaticFiles(STATIC)
         self.review = ReviewRoutes(
-            runtime, lambda request: self._refusal(request, _bearer(
-                request.headers.get("Authorization"))))
+            runtime, lambda request: _text(self._refusal(request, _bearer(
+                request.headers.get("Authorization")))))
         self.app = self._make_app()
 
     # -- lifetime ---------------------------------------------------------------------
@@ -241,7 +249,7 @@ class WebServer:
         name = name or request.match_info["name"]
         answer = self.files.answer(name, request.headers)
         if answer is None:
-            return _error(404, f"no such file {name!r}")
+            return _error(RequestError("no-such-file", 404, name=repr(name)))
         return web.Response(status=answer.status, body=answer.body or None,
                             headers=answer.headers)
 
@@ -263,7 +271,7 @@ class WebServer:
         try:
             text = session.pdn()
         except UserError as error:
-            return _error(404, str(error))
+            return _error(RequestError("not-now", 404, detail=str(error)))
         return self._pdn_response(text, f"{pdn_stem(session.started, session.variant.name)}.pdn")
 
     async def get_games(self, request: web.Request) -> web.Response:
@@ -280,11 +288,11 @@ class WebServer:
         name = request.match_info["name"]
         folder = self.runtime.session.config.games_dir
         if not SAVED_GAME.match(name):
-            return _error(404, "no such game")
+            return _error(RequestError("no-such-game", 404))
         try:
             text = (folder / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            return _error(404, "no such game")
+            return _error(RequestError("no-such-game", 404))
         return self._pdn_response(text, name)
 
     @staticmethod
@@ -296,7 +304,7 @@ class WebServer:
 
     # -- controls ------------------------------------------------------------------------
 
-    def _refusal(self, request: web.Request, supplied: str | None) -> str | None:
+    def _refusal(self, request: web.Request, supplied: str | None) -> RequestError | None:
         return control_refusal(
             token=self.token,
             supplied=supplied,
@@ -332,16 +340,14 @@ class WebServer:
     async def _post(self, request: web.Request, *, hands: bool) -> web.Response:
         refusal = self._refusal(request, _bearer(request.headers.get("Authorization")))
         if refusal is not None:
-            return _error(403, refusal)
+            return _error(refusal)
         try:
             data = await self._body(request)
             await self._obey(data, hands=hands)
         except web.HTTPRequestEntityTooLarge:
-            return _error(413, f"body too large (at most {MAX_BODY} bytes)")
-        except BadRequest as error:
-            return _error(400, str(error))
-        except Refused as error:
-            return _error(error.status, str(error))
+            return _error(RequestError("body-too-large", 413, max=MAX_BODY))
+        except RequestError as error:  # BadRequest, Refused
+            return _error(error)
         return web.json_response(self.state(), headers=SECURITY_HEADERS)
 
     async def _obey(
@@ -398,7 +404,8 @@ class WebServer:
                 if message.type == WSMsgType.TEXT:
                     await self._answer(watcher, message.data)
                 elif message.type == WSMsgType.BINARY:
-                    await ws.send_json({"type": "error", "error": "send JSON text, not binary"})
+                    binary = RequestError("binary-message", 400)
+                    await ws.send_json({"type": "error", **binary.answer()})
                 elif message.type == WSMsgType.ERROR:
                     break
         except (ConnectionError, asyncio.CancelledError, RuntimeError):
@@ -431,14 +438,17 @@ class WebServer:
             reply["id"] = data.get("id") if isinstance(data.get("id"), int | str) else None
             kinds = [key for key in ("hands", "control") if key in data]
             if len(kinds) != 1 or set(data) - {"id", "hands", "control"}:
-                raise BadRequest('send {"hands": {...}} or {"control": {...}}, optional "id"')
+                raise BadRequest("socket-shape")
             body = data[kinds[0]]
             if not isinstance(body, dict):
-                raise BadRequest(f"{kinds[0]} must be a JSON object")
+                raise BadRequest("socket-body", kind=kinds[0])
             if not watcher.control:
-                raise Refused("watching only: controls need the token shown at start-up", 403)
+                raise Refused("watching-only", 403)
             await self._obey(body, hands=kinds[0] == "hands", watcher=watcher)
-        except (BadRequest, Refused) as error:
-            reply = {"type": "error", "id": reply["id"], "error": str(error)}
+            # The board as it stands once it has answered, for the page to decide its next
+            # click from (a state pushed meanwhile may still be on its way).
+            reply["state"] = self.state()
+        except RequestError as error:  # BadRequest, Refused
+            reply = {"type": "error", "id": reply["id"], **error.answer()}
         with contextlib.suppress(ConnectionError, RuntimeError):
             await watcher.socket.send_json(reply)

@@ -21,10 +21,12 @@ from host.voice.messages import (
     VARIANT_NAMES,
 )
 from host.voice.move_reasons import REASONS as MOVE_REASONS
+from host.voice.request_errors import ERRORS
 
 
 def page_words() -> dict[str, Any]:
-    """Every table `host.voice.messages.render` reads, by name."""
+    """Every table `host.voice.messages.render` reads, by name, and why the host refuses
+    a request (`errors`, host/voice/request_errors.py)."""
     return {
         "messages": MESSAGES,
         "refusals": REFUSALS,
@@ -34,6 +36,7 @@ def page_words() -> dict[str, Any]:
         "move_words": MOVE_WORDS,
         "time_words": TIME_WORDS,
         "move_reasons": MOVE_REASONS,
+        "errors": ERRORS,
     }
 
 

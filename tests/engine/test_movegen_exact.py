@@ -4,8 +4,10 @@ The reference is the generator of commit 1034685 (tests/engine/legacy_movegen.py
 before flying kings got their own search (engine/king_captures.py) and
 `legal_moves()` its own move builder. Compared: every raw move with its path
 and capture order, in the same order (the first path of a move is its `path`),
-with and without paths, the counts and the capture test; and every field of
-every `Move`. Positions: the adversarial ones of the benchmark, every position
+with and without paths, the search's moves without paths (`moves_only`), the
+counts and the capture test; and every field of every `Move` (a flying king's
+`path`, `paths` and `captured_order` are spelt when read: see
+tests/engine/test_lazy_moves.py). Positions: the adversarial ones of the benchmark, every position
 of corpus games, positions of seeded random games, and seeded random boards
 crowded with kings and pieces to take, in all eight variants.
 """
@@ -43,7 +45,12 @@ def assert_same_raw(variant: Variant, white: int, black: int, kings: int) -> int
         every = new.legal(*args, paths=True)
         where = Position(variant, white, black, kings, "W" if white_moves else "B").fen()
         assert every == old.legal(*args, paths=True), (variant.name, where)
-        assert new.legal(*args) == old.legal(*args), (variant.name, where)
+        first_paths = old.legal(*args)
+        assert new.legal(*args) == first_paths, (variant.name, where)
+        # the search's call: the same moves in the same order, paths left out or not
+        unspelt = new.moves_only(*args)
+        assert [m[:4] for m in unspelt] == [m[:4] for m in first_paths], (variant.name, where)
+        assert all(m[4:] in (f[4:], ((), ())) for m, f in zip(unspelt, first_paths, strict=True))
         assert new.count(*args) == old.count(*args), (variant.name, where)
         assert new.count(*args, paths=True) == old.count(*args, paths=True), (variant.name, where)
         assert new.has_capture(*args) == old.has_capture(*args), (variant.name, where)
@@ -185,8 +192,12 @@ def test_corpus_positions(name: str) -> None:
 
 
 def test_generated_moves_set_every_field() -> None:
+    """Every field of every generated move, a flying king's lazy ones once read (see
+    tests/engine/test_lazy_moves.py)."""
     position = Position.from_fen(WORST_POSITIONS[1][1], get_variant(WORST_POSITIONS[1][0]))
     quiet = get_variant("brazilian").initial_position()
+    every_field = {f.name for f in dataclasses.fields(Move)}
     for move in position.legal_moves() + quiet.legal_moves():
-        assert set(vars(move)) == {f.name for f in dataclasses.fields(Move)}
+        assert fields(move)  # reads every field
+        assert set(vars(move)) == every_field
         assert move == dataclasses.replace(move) and hash(move) == hash(dataclasses.replace(move))

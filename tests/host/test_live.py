@@ -4,6 +4,7 @@ board's commands, the page's controls and typed words acting on one game through
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import signal
 import time
@@ -19,6 +20,7 @@ from host.live.bus import Update, UpdateBus
 from host.live.runtime import Control, Hands, Refused, Runtime
 from host.session import Session
 from host.voice.announce import Announcer
+from host.voice.request_errors import error_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,7 +179,9 @@ def test_new_game_on_the_simulator_sets_the_pieces_up_like_a_person(tmp_path: Pa
 def test_a_real_board_refuses_hands_and_other_sizes() -> None:
     board = LiveBoard("sim", get_variant("brazilian"))
     board.simulated = False  # as a GPIO or USB board answers
-    assert "needs a 10x10 board" in (board.can_play(get_variant("international")) or "")
+    refusal = board.can_play(get_variant("international"))
+    assert refusal is not None and "needs a 10x10 board" in str(refusal)
+    assert (refusal.code, refusal.params["needs"]) == ("board-size", 10)
     assert board.can_play(get_variant("portuguese")) is None  # same board, turned
     with pytest.raises(Exception, match="real board"):
         board.lift(22)
@@ -333,3 +337,20 @@ def test_page_controls_and_typed_words_in_either_language_act_on_one_game(
     for text in ("Draw agreed.", "White resigns.", "New international draughts game."):
         assert any(t.startswith(text) for t in texts), text
     assert session.quit
+
+
+def test_a_refused_typed_command_is_said_in_the_boards_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runtime = live(tmp_path)
+    runtime.session.set_language(time.monotonic(), "pt-BR")
+
+    def refuse(line: str) -> None:
+        raise Refused("no-clock")
+
+    monkeypatch.setattr(runtime, "typed", refuse)
+    monkeypatch.setattr("sys.stdin", io.StringIO("pausar\n"))
+    runtime._read_console()
+    said_there = capsys.readouterr().err.strip()
+    assert said_there and said_there != str(Refused("no-clock"))  # not the English line
+    assert said_there == error_text("no-clock", {}, "pt-BR")

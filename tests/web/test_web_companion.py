@@ -27,8 +27,6 @@ from host.recognition.costs import CARRY
 #: (the recogniser reads a landing surely within CARRY of the lift as a knock, never a
 #: move)
 HAND = 3 * CARRY
-#: the longest a step waits for the board (only a hung test waits that long)
-PATIENCE = 20.0
 
 pytest.importorskip("serial", reason="pyserial is in the dev extra")
 
@@ -45,9 +43,9 @@ class FakeUsbBoard:
         self.conn: socket.socket | None = None
         self.lock = threading.Lock()
         self.last_sent = time.monotonic()
-        #: reads what the host sends until the host closes the connection
-        self.serving = threading.Thread(target=self._serve, daemon=True)
-        self.serving.start()
+        #: set once the host has closed its end and every byte it sent has been read
+        self.closed = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
         threading.Thread(target=self._keep_alive, daemon=True).start()
 
     def _keep_alive(self) -> None:
@@ -60,6 +58,12 @@ class FakeUsbBoard:
                     return
 
     def _serve(self) -> None:
+        try:
+            self._talk()
+        finally:
+            self.closed.set()
+
+    def _talk(self) -> None:
         conn, _ = self.listener.accept()
         self.conn = conn
         decoder = wire.Decoder()
@@ -93,6 +97,18 @@ class FakeUsbBoard:
         self.pressed = set(keys)
         self._send(self._occupancy)
 
+    def lit(self) -> int | None:
+        """How many LEDs the host's last frame lights (None before its first frame)."""
+        frames = self.frames
+        return sum(1 for c in frames[-1] if c != (0, 0, 0)) if frames else None
+
+    def wait_for_lit(self, count: int, timeout: float = 10.0) -> None:
+        """Until the host's last frame lights `count` LEDs (frames come from its loop)."""
+        deadline = time.monotonic() + timeout
+        while self.lit() != count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.lit() == count, self.frames[-3:]
+
 
 def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: Path) -> None:
     variant = get_variant("brazilian")
@@ -102,9 +118,10 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
     board = BoardServer(tmp_path / "b", "--board", f"serial:socket://127.0.0.1:{fake.port}",
                         "--new").start()
     try:
-        state = board.state()
+        # (the page may answer before the board's first reading is in: wait for it)
+        state = board.wait_for(
+            lambda s: s["occupied"] == sorted(variant.initial_position().occupied()))
         assert state["mode"] == "companion"
-        assert state["occupied"] == sorted(variant.initial_position().occupied())
         status, answer = board.hands(lift=22)
         assert status == 409 and "real board" in answer["error"]
         status, answer = board.hands(drop=22)  # a page's hand letting go: refused too
@@ -113,25 +130,19 @@ def test_the_page_shows_the_real_switches_and_refuses_simulated_hands(tmp_path: 
         assert "international" not in playable and "portuguese" in playable
         status, answer = board.control(command="new", variant="international")
         assert status == 409 and "10x10" in answer["error"]
+        assert (answer["code"], answer["params"]) == (
+            "board-size", {"size": 8, "variant": "international", "needs": 10})
         # A hand lifts c3 on the real board: the page sees it and the LEDs light.
         fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1})
-        state = board.wait_for(lambda s: 22 not in s["occupied"])
-        assert state["leds"] == {"17": "destination", "18": "destination"}
-        deadline = time.monotonic() + PATIENCE
-        lit = {variant.square_to_reading_order(sq) for sq in (17, 18)}
-        while time.monotonic() < deadline:
-            if fake.frames and sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == len(lit):
-                break
-            time.sleep(0.05)
-        assert sum(1 for c in fake.frames[-1] if c != (0, 0, 0)) == 2  # two LEDs on the board
+        board.wait_for(lambda s: 22 not in s["occupied"]
+                       and s["leds"] == {"17": "destination", "18": "destination"})
+        fake.wait_for_lit(2)  # two LEDs on the board
         time.sleep(HAND)  # the hand carries the piece to d4
         fake.set_pressed(keys - {variant.square_to_reading_order(22) - 1}
                          | {variant.square_to_reading_order(18) - 1})
         state = board.wait_for(lambda s: s["moves"] == ["c3-d4"])
     finally:
         board.stop()
-    # The host sent its last frame before it closed the connection: once the board has
-    # read to the end of it, that frame is in (not before: the host may have exited first).
-    fake.serving.join(timeout=PATIENCE)
-    assert not fake.serving.is_alive()
-    assert fake.frames[-1] and all(c == (0, 0, 0) for c in fake.frames[-1])  # dark on exit
+    # Dark on exit: the host's last frame, read once its end of the line has closed.
+    assert fake.closed.wait(10.0)
+    assert fake.lit() == 0

@@ -33,7 +33,9 @@ def _ws(board: BoardServer) -> str:
 
 def test_a_held_piece_goes_back_when_its_page_closes(server: BoardServer) -> None:
     replies = run_async(_hands_then_close(_ws(server), [{"lift": 22, "hold": True}]))
-    assert replies == [{"type": "reply", "id": 1, "ok": True}]
+    (reply,) = replies
+    assert (reply["type"], reply["id"], reply["ok"]) == ("reply", 1, True)
+    assert 22 not in reply["state"]["occupied"]  # the board as it stood once it answered
     state = server.wait_for(lambda s: 22 in s["occupied"])
     assert state["pieces"]["22"] == "W"
     assert "destination" not in state["leds"].values()  # nothing is lit for a lifted piece

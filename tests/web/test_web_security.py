@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from conftest import BoardServer, run_async
 
+from host.voice.request_errors import ERRORS
 from host.web.address import lan_address
 from host.web.server import control_refusal
 
@@ -78,8 +79,10 @@ def test_without_a_token_only_this_computer_controls() -> None:
     # The command line never serves the LAN without a token (it makes one), so this rule
     # guards a loopback listener reached some other way (a proxy, a tunnel): checked here.
     def refusal(remote, origin=None, token=None, supplied=None):
-        return control_refusal(
+        refused = control_refusal(
             token=token, supplied=supplied, remote=remote, origin=origin, host="127.0.0.1:8080")
+        assert refused is None or refused.status == 403
+        return None if refused is None else str(refused)
 
     for remote in ("127.0.0.1", "127.8.9.1", "::1", "::ffff:127.0.0.1"):
         assert refusal(remote) is None, remote
@@ -140,6 +143,12 @@ async def _socket_session(url: str, messages: list, *, collect: float = 0.6) -> 
     return received
 
 
+def replies(received: list[dict]) -> list[dict]:
+    """The socket's answers to requests, without the state each reply carries."""
+    return [{k: v for k, v in m.items() if k != "state"}
+            for m in received if m.get("type") == "reply"]
+
+
 def ws_url(board: BoardServer, base: str | None = None) -> str:
     return (base or board.base).replace("http://", "ws://") + "/ws"
 
@@ -161,6 +170,8 @@ def test_socket_sends_whole_state_then_answers_bad_messages_with_errors(
     assert len(errors) == len(bad) + 1  # the message with only an id is not a request either
     assert all(isinstance(e["error"], str) and "\n" not in e["error"] for e in errors)
     assert any("too large" in e["error"] for e in errors)
+    # each with a code the page renders in its viewer's language
+    assert all(e["code"] in ERRORS["pt-BR"] and isinstance(e["params"], dict) for e in errors)
     assert same_game(server.state(), before)
 
 
@@ -171,7 +182,7 @@ def test_a_huge_socket_message_closes_that_socket_only(server: BoardServer) -> N
     assert received[-1]["code"] == 1009  # message too big
     assert same_game(server.state(), before)
     ok = run_async(_socket_session(ws_url(server), ['{"id": 7, "hands": {"lift": 22}}']))
-    assert {"type": "reply", "id": 7, "ok": True} in ok
+    assert {"type": "reply", "id": 7, "ok": True} in replies(ok)
 
 
 def test_a_watcher_without_the_token_cannot_control_over_the_socket(
@@ -189,7 +200,7 @@ def test_a_watcher_without_the_token_cannot_control_over_the_socket(
     allowed = ws_url(lan_server) + "?token=" + token_of(lan_server)
     received = run_async(_socket_session(allowed, [message]))
     assert received[0] == {"type": "hello", "control": True, "why": None}
-    assert {"type": "reply", "id": 3, "ok": True} in received
+    assert {"type": "reply", "id": 3, "ok": True} in replies(received)
     assert lan_server.state()["outcome"]["reason"] == "resignation"
 
 
@@ -227,6 +238,6 @@ def test_the_server_survives_200_sockets_dropped_abruptly(server: BoardServer) -
     state = server.wait_for(lambda s: s["watchers"] == 0, timeout=20)
     assert same_game(state, before)
     received = run_async(_socket_session(ws_url(server), ['{"id": 1, "hands": {"lift": 22}}']))
-    assert {"type": "reply", "id": 1, "ok": True} in received
+    assert {"type": "reply", "id": 1, "ok": True} in replies(received)
     assert server.proc.poll() is None
     assert _rss_kib(pid) - rss_before < 8 * 1024  # nothing kept per dropped socket

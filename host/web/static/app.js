@@ -28,6 +28,7 @@
   let nextId = 1;
   const waiting = new Map(); // message id -> resolve
   let queue = Promise.resolve(); // actions go out one after another, in order
+  let unanswered = 0; // actions sent (or waiting to go) that the host has not answered
   let heard = null; // how many announcements this page has already spoken or shown
   let movesSeen = null; // how many moves this page has already sounded
   let slip = null; // {key, values, until}: why a piece just went back
@@ -40,6 +41,8 @@
     lift: (square, hold) => send("hands", hold ? { lift: square, hold: true } : { lift: square }),
     place: (square, piece) => send("hands", piece ? { place: square, piece } : { place: square }),
     drop: (square) => send("hands", { drop: square }),
+    busy: () => unanswered > 0,
+    settled: () => queue,
   });
   // The note under the tray always holds a line (what the tray is for, or what the hand
   // holds), so lifting a piece never moves the page.
@@ -102,16 +105,32 @@
       setLink("live");
       render();
     } else if (message.id !== undefined && waiting.has(message.id)) {
+      if (message.state) { // the board as it stands once it has answered this action
+        state = message.state;
+        render();
+      }
       waiting.get(message.id)(message);
       waiting.delete(message.id);
     }
-    if (message.type === "error") toast(message.error);
+    if (message.type === "error") toast(errorText(message));
+  }
+
+  // What the host refused, in this viewer's language: its code rendered from the host's
+  // own table (GET /api/words, "errors"); the English line when the code is unknown.
+  function errorText(answer) {
+    const lang = language();
+    if (answer.code && answer.code in hostTable("errors", lang)) {
+      return renderMessage(lang, answer.code, answer.params, "errors");
+    }
+    return answer.error;
   }
 
   // One action (hands or control). Over the socket when it is open, else over HTTP;
   // either way strictly after the previous action, so a lift always precedes its place.
   function send(kind, body) {
-    queue = queue.then(() => deliver(kind, body)).catch(() => {});
+    unanswered += 1;
+    queue = queue.then(() => deliver(kind, body)).catch(() => {})
+      .then(() => { unanswered -= 1; });
     return queue;
   }
 
@@ -128,7 +147,7 @@
     return fetch("/api/" + kind, { method: "POST", headers, body: JSON.stringify(body) })
       .then((response) => response.json())
       .then((answer) => {
-        if (answer.error) toast(answer.error);
+        if (answer.error) toast(errorText(answer));
         else { state = answer; render(); }
       });
   }
@@ -302,10 +321,11 @@
     send("hands", { place: move.to });
   });
   // The put-right a person would do: the same lifts and places, one after another.
-  $("btn-put-right").addEventListener("click", () => {
+  // (decided, like a click, once the board has answered what the hands already sent)
+  $("btn-put-right").addEventListener("click", () => board.hands.act(() => {
     board.hands.putBack();
     for (const step of (state && state.put_right) || []) send("hands", step);
-  });
+  }));
   $("btn-rematch").addEventListener("click", () => {
     const players = state.players || { W: "human", B: "human" };
     control("new", { variant: state.variant, players: { W: players.B, B: players.W } });
@@ -377,11 +397,14 @@
     });
   }
   for (const piece of document.querySelectorAll("[data-tray]")) {
-    piece.addEventListener("pointerdown", (event) => board.hands.takeFromTray(piece.dataset.tray, event));
+    piece.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      board.hands.act(() => board.hands.takeFromTray(piece.dataset.tray, event));
+    });
     piece.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
       event.preventDefault();
-      board.hands.takeFromTray(piece.dataset.tray, null);
+      board.hands.act(() => board.hands.takeFromTray(piece.dataset.tray, null));
       $("board").querySelector('[tabindex="0"]').focus();
     });
   }

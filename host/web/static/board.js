@@ -228,7 +228,7 @@ class BoardView {
     if (event.key === "Escape" && this.hands && this.hands.held) {
       // Escape lets go of the piece in the hand: it goes back where it was lifted.
       event.preventDefault();
-      this.hands.putBack();
+      this.hands.act(() => this.hands.putBack());
       return;
     }
     if (this.moveFocus(event.key)) {
@@ -239,7 +239,8 @@ class BoardView {
     const cell = event.target.closest("[data-square]");
     event.preventDefault();
     if (!this.interactive || !cell) return;
-    this.hands.touchSquare(Number(cell.dataset.square), null);
+    const square = Number(cell.dataset.square);
+    this.hands.act(() => { if (this.interactive) this.hands.touchSquare(square, null); });
   }
 
   // -- hands ----------------------------------------------------------------------

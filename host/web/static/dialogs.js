@@ -62,8 +62,8 @@ function setUpDialogs(page) {
     let games = [];
     try {
       games = (await (await fetch("/api/games")).json()).games;
-    } catch (error) {
-      page.toast(String(error));
+    } catch (error) { // the host did not answer: say so in the viewer's language
+      page.toast(say(page.language(), "offline"));
     }
     for (const game of games) {
       const item = document.createElement("li");

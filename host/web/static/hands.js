@@ -16,6 +16,12 @@
 //   (lift, stack, put back).
 // With the keyboard, Enter or Space on a square acts as a click, and a tray piece is a
 // button: Enter takes it into the hand (BoardView sends the keys here).
+//
+// The hands never keep their own idea of the pieces: every press, release and key is
+// decided from the board's state. While an action they sent is still unanswered (the
+// board has not sensed it yet), the next input waits for the answer, which brings the
+// board as it then stands (`act`): a piece put down and lifted again with two quick
+// clicks is lifted again, whatever was last drawn.
 "use strict";
 
 const DRAG_THRESHOLD = 6; // pixels a pointer must travel before a press becomes a drag
@@ -27,7 +33,11 @@ class Hands {
     // {lift(square, hold), place(square, piece), drop(square)} -> Promise. A piece lifted
     // with hold stays in this page's hand: if the page goes away the host puts it back;
     // drop says the hand let go of it off the board (a captured piece taken off).
+    // {busy()}: an action sent is not answered yet; {settled()} -> Promise resolved once
+    // every action sent so far is answered and the board's state that came back is drawn.
     this.actions = actions;
+    this.inputs = Promise.resolve(); // the inputs waiting for the board, in order
+    this.waiting = 0; // how many inputs wait for the board
     this.held = null; // {piece, from: square or null (tray), byKey}
     this.press = null; // {x, y, moved, pointerId, takeOff}
     this.pointer = { x: 0, y: 0 };
@@ -35,8 +45,22 @@ class Hands {
     this.onSlip = () => {};
     view.root.addEventListener("pointerdown", (e) => this.pointerDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
-    window.addEventListener("pointerup", (e) => this.pointerUp(e));
+    window.addEventListener("pointerup", (e) => this.act(() => this.pointerUp(e)));
     window.addEventListener("pointercancel", () => this.cancelPress());
+  }
+
+  // Do `input` now if the board has answered everything these hands sent, else once it
+  // has (after the inputs already waiting), so it is decided from the board's state.
+  act(input) {
+    if (this.waiting === 0 && !this.actions.busy()) {
+      input();
+      return;
+    }
+    this.waiting += 1;
+    this.inputs = this.inputs
+      .then(() => this.actions.settled())
+      .then(() => { this.waiting -= 1; input(); })
+      .catch((error) => { console.error(error); });
   }
 
   pointerDown(event) {
@@ -45,7 +69,8 @@ class Hands {
     if (!cell) return;
     event.preventDefault();
     this.pointer = { x: event.clientX, y: event.clientY };
-    this.touchSquare(Number(cell.dataset.square), event);
+    const square = Number(cell.dataset.square);
+    this.act(() => { if (this.view.interactive) this.touchSquare(square, event); });
   }
 
   // May the hand take the piece on `square` off the board? A captured piece lit
@@ -190,6 +215,10 @@ class Hands {
     if (!press || event.pointerId !== press.pointerId) return;
     this.press = null;
     if (!this.held) return;
+    // (a press that waited for the board missed the moves before it: the release says)
+    const dx = event.clientX - press.x;
+    const dy = event.clientY - press.y;
+    if (dx * dx + dy * dy > DRAG_THRESHOLD * DRAG_THRESHOLD) press.moved = true;
     if (!press.moved) {
       if (press.takeOff) this.letGo(); // clicked off the board
       return; // otherwise a click: the piece stays in the hand
