@@ -17,6 +17,12 @@ except ModuleNotFoundError:  # the `browser` fixture skips, or fails where chrom
 #: ms: generous, the machine may be loaded; the board's settle and grace times are real
 SLOW = 10_000
 
+if expect is not None:
+    # Every assertion waits as long (Playwright's own default is 5 s): on a loaded
+    # two-core machine a page's update after a real action has taken longer, and a
+    # state that never comes still fails. (`expect.set_options`, Playwright >= 1.23.)
+    expect.set_options(timeout=SLOW)
+
 
 def square(page, n: int):  # type: ignore[no-untyped-def]
     """The page's square `n`, in the variant's own numbering."""
