@@ -12,10 +12,10 @@ orders x changes x WIDEST extensions, however wrong the board. A read that came
 late (a host that stalled: its changes span more than TOGETHER) may hold several
 actions of one hand, or of both players, in any order: then every order is tried,
 the stories that explained the same changes (in whatever order) cut together
-(`_every_order`: changes x 2^(changes - 1) x WIDEST extensions), as long as that
-costs no more than the eight orders do (up to EVERY_ORDER changes); a late read of
-more changes is tried in those eight orders, so a stall never makes the next step
-slower than a scan of as many changes read on time.
+(`_every_order`), on the budget of the eight orders: n changes pass through
+n x 2^(n - 1) steps, so each set of changes explained keeps 8 x WIDEST / 2^(n - 1)
+stories (WIDEST at most, BEAM at least up to SWEEP changes), and a stall never makes
+the next step slower than a scan of as many changes read on time.
 
 Costs move with time (a piece resting, a knocked piece not back): `next_change`
 says when the ranking may change if the board stays as it is, so the recogniser
@@ -46,10 +46,9 @@ WIDEST = 4 * costs.BEAM
 EPS = 1e-6
 #: changes kept to explain again (`reexplain`); past it, the stories stand as they are
 HISTORY = 64
-#: a late read with at most this many changes has them tried in every order: n changes
-#: cost n x 2^(n - 1) steps, no more than the eight orders' 8 x n up to n = 4 (with 6
-#: changes every order cost 4x as much: 0.3-0.65 s of CPU here on a fresh game)
-EVERY_ORDER = 4
+#: a late read with at most this many changes has them tried in every order (more is a
+#: board swept or set up: recogniser.SWEEP)
+EVERY_ORDER = 6
 
 #: one scan's changes as the stories were extended by them (or, instead of the context,
 #: how long the switches went unread until then: `unread`)
@@ -196,7 +195,10 @@ def _every_order(
     stories: list[Story], changes: list[tuple[int, bool]], now: float, ctx: Context
 ) -> list[Story]:
     """`stories` extended by `changes` made in any order: after each step, the stories
-    that have explained the same changes are cut together to the WIDEST cheapest."""
+    that have explained the same changes are cut together to the cheapest `width`, the
+    eight orders' budget (8 x changes x WIDEST extensions) shared among the
+    changes x 2^(changes - 1) steps of every order."""
+    width = min(WIDEST, 8 * WIDEST >> (len(changes) - 1))
     frontier: dict[frozenset[int], list[Story]] = {frozenset(): stories}
     for _ in changes:
         reached: dict[frozenset[int], list[Story]] = {}
@@ -209,7 +211,7 @@ def _every_order(
                     s for story in here for s in step(story, square, now, ctx)
                 )
         frontier = {
-            done: [s for _, s in _cheapest(found, now, WIDEST)] for done, found in reached.items()
+            done: [s for _, s in _cheapest(found, now, width)] for done, found in reached.items()
         }
     return [s for found in frontier.values() for s in found]
 

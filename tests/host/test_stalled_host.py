@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hands.score import generate, judge, run_scenario
 from replaykit import fens, moves, notices, run
 
 from engine import Game, get_variant
@@ -245,3 +246,21 @@ def test_a_piece_pushed_on_read_on_time_by_the_runtime_is_no_move(tmp_path: Path
     scan_for(costs.GRACE)  # left standing: a wrong board to put right, never a move
     assert runtime.session.recogniser.correcting
     assert runtime.state()["moves"] == []
+
+
+def test_a_late_read_of_the_end_of_a_move_and_the_start_of_a_reply_is_followed() -> None:
+    # From `python -m hands --family blitz` (seed 5006 in Brazilian, the default busy
+    # host): after a stall of 0.3 s one read holds three lifts and two landings, the end
+    # of one ply and the start of the next. Only an order that interleaves them explains
+    # it (tried as lifts then landings, or landings then lifts, the ply is never
+    # committed): a late read of up to SWEEP changes is tried in every order.
+    scenario = generate("blitz", "brazilian", "5006")
+    per_read: dict[tuple[int, int], int] = {}
+    for event in scenario.events:
+        if "since" in event and ("lift" in event or "place" in event):
+            key = (event["t"], event["since"])
+            per_read[key] = per_read.get(key, 0) + 1
+    late = [n for (t, since), n in per_read.items() if t - since > 1000 * costs.TOGETHER]
+    assert max(late) >= 5  # the stream still holds the read it was kept for
+    tally = judge(scenario, run_scenario(scenario))
+    assert tally.clean, tally
