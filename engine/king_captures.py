@@ -193,6 +193,8 @@ class KingCaptures:
                 continue
             out: list[int] = [x] if slot >= 0 else []
             steps: list[_Step] = []
+            # (the two crossing directions are written out, not a call each: this loop
+            # runs once per landing of every jump, the hot path of `legal_moves()`)
             for land in lands:  # nearest first
                 if slot == 0:
                     steps.append(((names[land], blocker_name), bit, x))
@@ -291,8 +293,7 @@ class KingCaptures:
         """Every ending (destination bit, pieces taken) of a longest capture, in the order
         of first paths: the last layer's states come in the order of their first paths
         (`KingPaths.endings` says why; every one of them is on a longest capture), and so
-        do their
-        endings, each listed where it first comes."""
+        do their endings, each listed where it first comes."""
         lands_of = self._lands
         return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
                               for land in lands_of[state & _NODE]])
@@ -330,9 +331,7 @@ class KingCaptures:
     def move_count(self) -> int:
         """How many (destination, pieces taken) the longest captures end with: every
         state of the last layer is on a longest capture, so no path is walked."""
-        lands_of = self._lands
-        return len({(land, state >> NODE_BITS) for state in self._layers[-1]
-                    for land in lands_of[state & _NODE]}) if self._layers else 0
+        return len(self._last_endings()) if self._layers else 0
 
     def path_count(self) -> int:
         """How many landing paths the longest captures have, counted layer by layer
