@@ -71,29 +71,28 @@ class Beam:
         self, now: float, lifted: frozenset[int], placed: frozenset[int], ctx: Context
     ) -> None:
         """Extend every story by one scan's changes."""
-        if self._base is not None and len(self._since) < HISTORY:
-            self._since.append((now, lifted, placed, ctx))
+        self._remember((now, lifted, placed, ctx))
+        ups = [(sq, True) for sq in sorted(lifted)]
+        downs = [(sq, False) for sq in sorted(placed)]
+        if ctx.lead > costs.TOGETHER + EPS and 2 < len(ups) + len(downs) <= EVERY_ORDER:
+            found = _every_order(self.stories, ups + downs, now, ctx)
         else:
-            self._base, self._since = None, []
-        changes = [(sq, True) for sq in sorted(lifted)] + [(sq, False) for sq in sorted(placed)]
-        if ctx.lead > costs.TOGETHER + EPS and 2 < len(changes) <= EVERY_ORDER:
-            found = _every_order(self.stories, changes, now, ctx)
-        else:
-            found = self._in_orders(lifted, placed, now, ctx)
+            found = self._in_orders(ups, downs, now, ctx)
         self.most_held = max(self.most_held, len(found))
         self.stories = [s for _, s in _cheapest(found, now, costs.BEAM)]
         self._ranked = None
 
     def _in_orders(
-        self, lifted: frozenset[int], placed: frozenset[int], now: float, ctx: Context
+        self, ups: list[tuple[int, bool]], downs: list[tuple[int, bool]], now: float,
+        ctx: Context,
     ) -> list[Story]:
-        """Every story extended by one scan's changes in the orders that matter
-        (`_orders`), each order a beam of its own."""
+        """Every story extended by one scan's changes (its lifts and its placements, each
+        sorted) in the orders that matter (`_orders`), each order a beam of its own."""
         orders = [
             first + second
-            for ups in _orders([(sq, True) for sq in sorted(lifted)])
-            for downs in _orders([(sq, False) for sq in sorted(placed)])
-            for first, second in ((ups, downs), (downs, ups))[: 2 if ups and downs else 1]
+            for lifts in _orders(ups)
+            for places in _orders(downs)
+            for first, second in ((lifts, places), (places, lifts))[: 2 if ups and downs else 1]
         ]
         found: list[Story] = []
         for order in orders:
@@ -136,8 +135,12 @@ class Beam:
         not count towards any story's conditions (`Story.unread`)."""
         self.stories = [story.unread(now, unseen) for story in self.stories]
         self._ranked = None
-        if self._base is not None and len(self._since) < HISTORY:  # (a scan of no change)
-            self._since.append((now, frozenset(), frozenset(), unseen))
+        self._remember((now, frozenset(), frozenset(), unseen))  # (a scan of no change)
+
+    def _remember(self, scan: Scan) -> None:
+        """Keep `scan` to explain again (`reexplain`); past HISTORY, forget them all."""
+        if self._base is not None and len(self._since) < HISTORY:
+            self._since.append(scan)
         else:
             self._base, self._since = None, []
 
