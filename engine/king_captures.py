@@ -11,12 +11,14 @@ landing alike, the piece that ends the run, straight on (backwards it would
 meet p again). A capture sequence is a walk that never jumps one piece twice;
 it takes as many pieces as it has jumps.
 
-The graph. A jump's index is ``square * 4 + direction``, the same index as the
-ray tables (`engine.rays`), so a jump's landings are a slice of its ray. The
-graph is built as it is explored, from the king's first jumps; which landings
-see a piece to jump along a crossing diagonal is known for the whole board
-beforehand (`_crossing_sights`, a few shifts per direction), so a landing
-without a crossing jump costs nothing unless the jump also goes straight on.
+The graph (`engine.jump_graph`). A jump's index is ``square * 4 + direction``,
+the same index as the ray tables (`engine.rays`), so a jump's landings are a slice
+of its ray. The graph is built as it is explored, from the king's first jumps;
+which landings see a piece to jump along a crossing diagonal is known for the
+whole board beforehand (a few shifts per direction), so a landing without a
+crossing jump costs nothing unless the jump also goes straight on. Several kings
+of one side share one exploration of the board, each exploring again only the
+jumps that read its own square (`JumpGraph.for_king`).
 
 The search. A *state* is (jump, pieces taken so far), packed into one small
 int: the taken set in compact bits (one per enemy piece, see `EnemyPieces`)
@@ -54,9 +56,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.jump_graph import JumpGraph, Tables
 from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
 from engine.king_paths import Ending as _Ending
-from engine.king_paths import Step as _Step
 from engine.rays import Rays
 
 # RawMove, as engine.movegen defines it (not imported: movegen imports this module)
@@ -66,11 +68,6 @@ _NODE = NODE
 # a king whose search has at most this many states has its moves' paths spelt at once
 # (`KingCaptures.moves`, `firsts`): then spelling costs less than deferring it
 SPELT_AT_ONCE = 24
-
-# per direction: where straight on comes among a landing's jumps, in direction order
-# (before both crossing ones, between them, between them, after both)
-_STRAIGHT_SLOT = (0, 1, 1, 2)
-
 
 class EnemyPieces:
     """The numbering of the enemy pieces shared by every king's search on one board:
@@ -92,169 +89,59 @@ class EnemyPieces:
         self.bit, self.square = bit, square
 
 
-def _crossing_sights(rays: Rays, empty: int, jumpable: list[int]) -> list[int]:
-    """Per direction e, the empty squares from which the first piece along e is one
-    that may be jumped along e (`jumpable[e]`): a flood backwards from those pieces."""
-    sights = []
-    for e, shift in enumerate(rays.step):
-        if shift > 0:
-            x = (jumpable[e] >> shift) & empty
-            seen = x
-            while x:
-                x = (x >> shift) & empty
-                seen |= x
-        else:
-            x = (jumpable[e] << -shift) & empty
-            seen = x
-            while x:
-                x = (x << -shift) & empty
-                seen |= x
-        sights.append(seen)
-    return sights
-
-
 class KingCaptures:
-    """One flying king's capture graph and search layers, on one board.
+    """One flying king's capture search, on one board.
 
-    Invariants: jump n (= square * 4 + direction) lands on ``_lands[n]``, nearest
-    first; the search's ``edges[n]`` holds the edge int x of every jump that may
-    follow it, once each, where it first comes in listing order; ``_steps[n]`` lists
-    the same jumps in listing order (landings nearest first, from each landing in direction
-    order, straight on at every landing) as ((landing, piece) named, bit, x);
-    ``_parents[n]`` holds the x of every edge into n (None for a jump never
-    reached); ``_layers[k]`` is every state reachable with k + 1 pieces taken, in
-    the order of their first paths, so `longest` = len(_layers).
+    Invariants: ``_jumps`` holds what exploring found of every jump the king can
+    reach, on its board (`engine.jump_graph.Tables`); ``_layers[k]`` is every state
+    reachable with k + 1 pieces taken, in the order of their first paths, so
+    `longest` = len(_layers).
     """
 
-    __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_lands", "_steps",
-                 "_parents", "_layers")
+    __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_jumps",
+                 "_layers")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
-                 pieces: EnemyPieces, names: tuple[int, ...]) -> None:
+                 pieces: EnemyPieces, names: tuple[int, ...],
+                 graph: JumpGraph | None = None) -> None:
         """Explore every capture of the king on `origin` (not in `occupied`); paths will
-        be spelt in `names` (bit index -> number)."""
-        ray, ray_mask, ascending, step, jumps = (rays.ray, rays.ray_mask, rays.ascending,
-                                                 rays.step, rays.jumps)
-        empty = rays.valid & ~occupied
+        be spelt in `names` (bit index -> number). `graph`: the jumps of the whole board
+        (`occupied` and `origin`), shared by the kings of the side to move; made here
+        when not given."""
+        if graph is None:
+            graph = JumpGraph(rays, occupied | 1 << origin, opp, pieces.bit, names, 1 << origin)
+        ray_mask, ascending = rays.ray_mask, rays.ascending
         bit_of = pieces.bit
-        # enemy pieces with an empty square right behind them, seen along each direction
-        jumpable = [opp & (empty >> s if s > 0 else empty << -s) for s in step]
+        # a first jump's piece has the square behind it read alike with the king or not
+        jumpable = graph.whole.jumpable
         self.origin = origin
         self._names = names
         self._square_of = pieces.square
-        parents: list[list[int] | None] = [None] * len(ray)
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
-        todo: list[int] = []  # jumps to explore; a jump is queued when its parents list is made
         for d in range(4):
             hit = ray_mask[origin * 4 + d] & occupied
             if hit:
                 piece = (hit & -hit).bit_length() - 1 if ascending[d] else hit.bit_length() - 1
                 if jumpable[d] >> piece & 1:
-                    node = piece * 4 + d
-                    firsts.append((piece, bit_of[piece] | node))
-                    parents[node] = []
-                    todo.append(node)
+                    firsts.append((piece, bit_of[piece] | piece * 4 + d))
         self._firsts = firsts
-        self._parents = parents
         if not firsts:
             self.longest = 0
             self._layers: list[Layer] = []
             return
-        sights = _crossing_sights(rays, empty, jumpable)
-        edges: list[list[int]] = [[]] * len(ray)
-        steps_of: list[list[_Step]] = [[]] * len(ray)
-        lands_of: list[tuple[int, ...]] = [()] * len(ray)
-        for node in todo:  # todo grows while it is walked: every jump is explored once
-            over, d, reach, lands, ascend, shift, up, down, up_mask, down_mask = jumps[node]
-            blocked = reach & occupied
-            up_sights, down_sights = sights[up], sights[down]
-            slot = -1  # where straight on comes among a landing's jumps, if it can
-            if blocked:
-                blocker = ((blocked & -blocked).bit_length() - 1 if ascend
-                           else blocked.bit_length() - 1)
-                lands = lands[:(blocker - over) // shift - 1]
-                crossing = (reach ^ ray_mask[blocker * 4 + d]) & (up_sights | down_sights)
-                if jumpable[d] >> blocker & 1:
-                    slot = _STRAIGHT_SLOT[d]
-                    child = blocker * 4 + d
-                    bit = bit_of[blocker]
-                    x = bit | (child ^ node)
-                    known = parents[child]
-                    if known is None:
-                        parents[child] = [x]
-                        todo.append(child)
-                    else:
-                        known.append(x)
-                    blocker_name = names[blocker]
-            else:
-                crossing = reach & (up_sights | down_sights)
-            lands_of[node] = lands
-            if not crossing and slot < 0:
-                continue
-            out: list[int] = [x] if slot >= 0 else []
-            steps: list[_Step] = []
-            # (the two crossing directions are written out, not a call each: this loop
-            # runs once per landing of every jump, the hot path of `legal_moves()`)
-            for land in lands:  # nearest first
-                if slot == 0:
-                    steps.append(((names[land], blocker_name), bit, x))
-                if crossing >> land & 1:
-                    if up_sights >> land & 1:
-                        hit = up_mask[land] & occupied
-                        piece = (hit & -hit).bit_length() - 1
-                        child = piece * 4 + up
-                        cbit = bit_of[piece]
-                        cx = cbit | (child ^ node)
-                        out.append(cx)
-                        steps.append(((names[land], names[piece]), cbit, cx))
-                        known = parents[child]
-                        if known is None:
-                            parents[child] = [cx]
-                            todo.append(child)
-                        else:
-                            known.append(cx)
-                    if slot == 1:
-                        steps.append(((names[land], blocker_name), bit, x))
-                    if down_sights >> land & 1:
-                        hit = down_mask[land] & occupied
-                        piece = hit.bit_length() - 1
-                        child = piece * 4 + down
-                        cbit = bit_of[piece]
-                        cx = cbit | (child ^ node)
-                        out.append(cx)
-                        steps.append(((names[land], names[piece]), cbit, cx))
-                        known = parents[child]
-                        if known is None:
-                            parents[child] = [cx]
-                            todo.append(child)
-                        else:
-                            known.append(cx)
-                    if slot == 2:
-                        steps.append(((names[land], blocker_name), bit, x))
-                elif slot > 0:
-                    steps.append(((names[land], blocker_name), bit, x))
-            if slot > 0 and crossing >> lands[0] & 1:
-                # straight on comes first after the crossing jumps from the nearest landing
-                # that come before it (`edges` lists each next jump where it first comes)
-                before = up_sights >> lands[0] & 1
-                if slot == 2:
-                    before += down_sights >> lands[0] & 1
-                if before:
-                    out[:before + 1] = out[1:before + 1] + [x]
-            edges[node] = out
-            steps_of[node] = steps
+        jumps: Tables = graph.for_king(origin, [state & _NODE for _, state in firsts])
+        self._jumps = jumps
+        edges = jumps.edges
 
         # each layer's states in the order of their first paths (see `KingPaths.endings`)
         layer = dict.fromkeys([state for _, state in firsts])
         layers: list[Layer] = []
         while layer:
             layers.append(layer)
-            layer = {state ^ x: None for state in layer for x in edges[state & _NODE]
+            layer = {state ^ x: None for state in layer
+                     for x in edges[state & _NODE]  # type: ignore[union-attr]
                      if state & x < 256}  # a state stays where it first comes
-
         self.longest = len(layers)
-        self._lands = lands_of
-        self._steps = steps_of
         self._layers = layers
 
     def paths(self, out: list[_RawMove]) -> None:
@@ -294,9 +181,9 @@ class KingCaptures:
         of first paths: the last layer's states come in the order of their first paths
         (`KingPaths.endings` says why; every one of them is on a longest capture), and so
         do their endings, each listed where it first comes."""
-        lands_of = self._lands
+        lands = self._jumps.lands
         return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
-                              for land in lands_of[state & _NODE]])
+                              for land in lands[state & _NODE]])
 
     def moves(self, out: list) -> None:
         """Append every longest capture once per (destination, pieces taken), in the
@@ -309,7 +196,7 @@ class KingCaptures:
             for (destination, _), spelt in self.spelling().every_path_by_ending():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
-        every, names, square_of = EveryPath(self.spelling()), self._names, self._square_of
+        every, names, square_of = EveryPath(self.spelling), self._names, self._square_of
         taken_names: dict[int, frozenset[int]] = {}
         for index, (destination, taken) in enumerate(self._last_endings()):
             captures = taken_names.get(taken)
@@ -324,9 +211,28 @@ class KingCaptures:
             out.append((origin, destination, True, captures, PathsLater(every, index)))
 
     def spelling(self) -> KingPaths:
-        """What spells this search's paths (from its tables; the search itself not kept)."""
-        return KingPaths(self._layers, self._parents, self._firsts, self._steps, self._lands,
+        """What spells this search's paths: its layers, and the steps and incoming edges
+        of the jumps its states stand on, worked out now (the search does not need them)."""
+        jumps = self._jumps
+        return KingPaths(self._layers, self._parents(), self._firsts, jumps.steps, jumps.lands,
                          self._names)
+
+    def _parents(self) -> list[list[int] | None]:
+        """Per jump the king reaches, the edges into it (None for the others)."""
+        edges = self._jumps.edges
+        parents: list[list[int] | None] = [None] * len(edges)
+        reached = list(dict.fromkeys([state & _NODE for _, state in self._firsts]))
+        for node in reached:
+            parents[node] = []
+        for node in reached:  # reached grows while it is walked: every jump the king reaches
+            for x in edges[node]:  # type: ignore[union-attr]
+                into = parents[x & _NODE ^ node]
+                if into is None:
+                    parents[x & _NODE ^ node] = [x]
+                    reached.append(x & _NODE ^ node)
+                else:
+                    into.append(x)
+        return parents
 
     def move_count(self) -> int:
         """How many (destination, pieces taken) the longest captures end with: every
@@ -339,7 +245,7 @@ class KingCaptures:
         layers = self._layers
         if not layers:
             return 0
-        steps_of, lands_of = self._steps, self._lands
+        steps_of, lands_of = self._jumps.steps, self._jumps.lands
         ways = {state: 1 for _, state in self._firsts}
         for _ in range(len(layers) - 1):
             after: dict[int, int] = {}

@@ -11,6 +11,8 @@ first read (`Position.legal_moves()`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 NODE_BITS = 8  # a state's low bits: the jump's index (square * 4 + direction < 256)
 NODE = (1 << NODE_BITS) - 1
 
@@ -175,13 +177,14 @@ class KingPaths:
 
 class EveryPath:
     """Every path of one king's longest captures, grouped as its moves are: spelt on
-    the first `of` call, for all the king's moves at once (`KingPaths.every_path`),
-    and the search's tables let go then (they are only kept for this)."""
+    the first `of` call, for all the king's moves at once (`KingPaths.every_path`,
+    from what `spelling` returns), and the search let go then (it is only kept for
+    this)."""
 
-    __slots__ = ("_search", "_spelt")
+    __slots__ = ("_spelling", "_spelt")
 
-    def __init__(self, search: KingPaths) -> None:
-        self._search: KingPaths | None = search
+    def __init__(self, spelling: Callable[[], KingPaths]) -> None:
+        self._spelling: Callable[[], KingPaths] | None = spelling
         self._spelt: list[Spelt] | None = None
 
     def of(self, index: int) -> Spelt:
@@ -189,9 +192,9 @@ class EveryPath:
         the order of first paths, as `KingCaptures.moves` lists them)."""
         spelt = self._spelt
         if spelt is None:
-            assert self._search is not None
-            spelt = self._spelt = self._search.every_path()
-            self._search = None
+            assert self._spelling is not None
+            spelt = self._spelt = self._spelling().every_path()
+            self._spelling = None
         return spelt[index]
 
 

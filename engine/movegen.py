@@ -21,6 +21,7 @@ from __future__ import annotations
 from functools import cache
 
 from engine.capture_walk import apply_precedence, capture_walker
+from engine.jump_graph import SHARED_FROM, JumpGraph
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.king_paths import PathsLater, Spelt
 from engine.rays import rays_for
@@ -294,10 +295,14 @@ class MoveGenerator:
         longest = 0
         named = self.bit_names if names is None else names
         pieces = EnemyPieces(opp, len(self.bit_names))
+        capturing = starters & kings  # several kings explore one board's jumps together
+        graph = (JumpGraph(self.king_rays, occupied_all, opp, pieces.bit, named, capturing)
+                 if capturing.bit_count() >= SHARED_FROM else None)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             if kings >> origin & 1:
-                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces, named)
+                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces, named,
+                                      graph)
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue
