@@ -27,10 +27,13 @@ from engine.rays import Rays
 # (before both crossing ones, between them, between them, after both)
 _STRAIGHT_SLOT = (0, 1, 1, 2)
 
-# several kings share one exploration from this many on; fewer explore one board each
-# (`engine.movegen`): sharing costs a king what its board gains and the jumps it
-# explores again, which two or three kings' jumps rarely repay (docs/BENCHMARKS.md)
+# several kings share one exploration from this many on, on boards of this size or
+# more; fewer kings, or kings on a smaller board, explore one board each
+# (`engine.movegen`): sharing costs each king what its board gains and the jumps it
+# explores again, which pays only where a king's own exploration is large: several
+# dozen jumps, as on a crowded 10 x 10 board (measured: docs/BENCHMARKS.md)
 SHARED_FROM = 4
+SHARED_BOARD = 10
 
 _QUEUED: list[int] = []  # a jump's edges while it waits to be explored (never written to)
 
@@ -201,7 +204,7 @@ class Board:
 
 class JumpGraph:
     """The jumps of one board (`whole`), explored once for the kings of the side to
-    move that may capture (`kings`); with one such king, its own board.
+    move that may capture (`kings`, two or more).
 
     Invariants: `tables` holds every jump explored on the whole board (`Tables`), a
     set closed under following an edge; `touching` lists those that read a king's
@@ -214,12 +217,9 @@ class JumpGraph:
     def __init__(self, rays: Rays, occupied: int, opp: int, bit_of: list[int],
                  names: tuple[int, ...], kings: int) -> None:
         self.rays, self.opp, self.bit_of, self.names = rays, opp, bit_of, names
-        if kings & (kings - 1) == 0:  # one king: the whole board is the board without it
-            occupied &= ~kings
-            kings = 0
         self.kings = kings
         self.whole = Board(rays, occupied, opp)
-        self.tables = Tables(len(rays.ray), marks=bool(kings))
+        self.tables = Tables(len(rays.ray), marks=True)
         self.touching: list[int] = []
         self._gains: dict[int, KingGain] = {}
         self._gained = (0, 0, 0, 0)  # every king's gain, by jump direction
@@ -232,19 +232,16 @@ class JumpGraph:
         if not todo:
             return todo
         added = self.whole.explore(todo, self.tables, self.bit_of, self.names)
-        if self.kings:
-            kings, gained = self.kings, self._gained
-            examined, landings = self.tables.examined, self.tables.landings
-            self.touching += [node for node in added if examined[node] & kings  # type: ignore[index]
-                              or landings[node] & gained[node & 3]]  # type: ignore[index]
+        kings, gained = self.kings, self._gained
+        examined, landings = self.tables.examined, self.tables.landings
+        assert examined is not None and landings is not None
+        self.touching += [node for node in added
+                          if examined[node] & kings or landings[node] & gained[node & 3]]
         return added
 
     def for_king(self, origin: int, firsts: list[int]) -> Tables:
         """The jumps of the king on `origin` whose first jumps are `firsts`: the whole
         board's, but those that read its square explored on its board."""
-        if not self.kings:  # the only king: the whole board is its board
-            self.close(firsts)
-            return self.tables
         gain = self._gain(origin)
         self.close(firsts)
         square, gained = 1 << origin, gain.by_direction

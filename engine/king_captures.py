@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.jump_graph import JumpGraph, Tables
+from engine.jump_graph import Board, JumpGraph, Tables
 from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
 from engine.king_paths import Ending as _Ending
 from engine.rays import Rays
@@ -106,14 +106,13 @@ class KingCaptures:
                  graph: JumpGraph | None = None) -> None:
         """Explore every capture of the king on `origin` (not in `occupied`); paths will
         be spelt in `names` (bit index -> number). `graph`: the jumps of the whole board
-        (`occupied` and `origin`), shared by the kings of the side to move; made here
-        when not given."""
-        if graph is None:
-            graph = JumpGraph(rays, occupied | 1 << origin, opp, pieces.bit, names, 1 << origin)
+        (`occupied` and `origin`), shared by several kings of the side to move; without
+        it the king explores its own board."""
         ray_mask, ascending = rays.ray_mask, rays.ascending
         bit_of = pieces.bit
         # a first jump's piece has the square behind it read alike with the king or not
-        jumpable = graph.whole.jumpable
+        board = Board(rays, occupied, opp) if graph is None else graph.whole
+        jumpable = board.jumpable
         self.origin = origin
         self._names = names
         self._square_of = pieces.square
@@ -129,7 +128,12 @@ class KingCaptures:
             self.longest = 0
             self._layers: list[Layer] = []
             return
-        jumps: Tables = graph.for_king(origin, [state & _NODE for _, state in firsts])
+        first_jumps = [state & _NODE for _, state in firsts]
+        if graph is None:  # the king alone: its own board
+            jumps = Tables(len(ray_mask), marks=False)
+            board.explore(first_jumps, jumps, bit_of, names)
+        else:
+            jumps = graph.for_king(origin, first_jumps)
         self._jumps = jumps
         edges = jumps.edges
 
@@ -196,7 +200,8 @@ class KingCaptures:
             for (destination, _), spelt in self.spelling().every_path_by_ending():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
-        every, names, square_of = EveryPath(self.spelling), self._names, self._square_of
+        every, names = EveryPath(self.spelling), self._names
+        named = [names[square] for square in self._square_of]  # compact bit -> its number
         taken_names: dict[int, frozenset[int]] = {}
         for index, (destination, taken) in enumerate(self._last_endings()):
             captures = taken_names.get(taken)
@@ -205,7 +210,7 @@ class KingCaptures:
                 rest = taken
                 while rest:
                     low = rest & -rest
-                    pieces.append(names[square_of[low.bit_length() - 1]])
+                    pieces.append(named[low.bit_length() - 1])
                     rest ^= low
                 captures = taken_names[taken] = frozenset(pieces)
             out.append((origin, destination, True, captures, PathsLater(every, index)))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 
 from engine.capture_walk import apply_precedence, capture_walker
-from engine.jump_graph import SHARED_FROM, JumpGraph
+from engine.jump_graph import SHARED_BOARD, SHARED_FROM, JumpGraph
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.king_paths import PathsLater, Spelt
 from engine.rays import rays_for
@@ -297,7 +297,8 @@ class MoveGenerator:
         pieces = EnemyPieces(opp, len(self.bit_names))
         capturing = starters & kings  # several kings explore one board's jumps together
         graph = (JumpGraph(self.king_rays, occupied_all, opp, pieces.bit, named, capturing)
-                 if capturing.bit_count() >= SHARED_FROM else None)
+                 if capturing.bit_count() >= SHARED_FROM and self.variant.size >= SHARED_BOARD
+                 else None)
         for origin in _bits(starters):
             occupied = occupied_all & ~(1 << origin)
             if kings >> origin & 1:
