@@ -5,7 +5,8 @@ read its own square, which it explores again on its board (`KingGain` says what
 that board gains). These tests pin that the shortcut is exact: the board a king's
 gain builds is the board rebuilt without the king, every jump a king reaches is
 what exploring its own board alone finds, and the legal moves with every group of
-kings sharing (not only groups of `SHARED_FROM`) are the reference generator's.
+kings sharing (not only groups of `SHARED_FROM` on boards of `SHARED_BOARD`) are the
+reference generator's.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def test_every_jump_a_king_reaches_is_what_its_own_board_gives(variant: str) -> 
 def test_legal_moves_when_any_two_kings_share(variant: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine.movegen, "SHARED_FROM", 2)
+    monkeypatch.setattr(engine.movegen, "SHARED_BOARD", 8)
     rules = get_variant(variant)
     longest = [assert_same_raw(rules, *board) for board in mutated_boards(rules, 120, seed=41)]
     assert sum(n >= 6 for n in longest) >= 30
