@@ -81,12 +81,46 @@ class Tables:
         self.examined: list[int] | None = [0] * slots if marks else None
         self.landings: list[int] | None = [0] * slots if marks else None
 
-    def copy(self) -> Tables:
-        """The same jumps, in tables of their own (without the marks)."""
-        tables = Tables.__new__(Tables)
-        tables.edges, tables.steps = self.edges.copy(), self.steps.copy()
-        tables.lands, tables.examined, tables.landings = self.lands.copy(), None, None
-        return tables
+    def land_list(self) -> list[tuple[int, ...]]:
+        return self.lands
+
+    def step_list(self) -> list[list[Step]]:
+        return self.steps
+
+
+class KingTables:
+    """One king's jumps where it shares a board's exploration (`JumpGraph.for_king`):
+    ``edges`` for every jump, the whole board's where the king's are the same; ``lands``
+    and ``steps`` hold only the jumps it explored on its own board, over the whole
+    board's `base` (`land_list` and `step_list` merge them when first read).
+    Invariants: those of `Tables`, for the merged lists."""
+
+    __slots__ = ("edges", "lands", "steps", "examined", "landings", "_base", "_merged")
+
+    def __init__(self, base: Tables) -> None:
+        self.edges = base.edges.copy()
+        self.lands: dict[int, tuple[int, ...]] = {}
+        self.steps: dict[int, list[Step]] = {}
+        self.examined: list[int] | None = None
+        self.landings: list[int] | None = None
+        self._base = base
+        self._merged: tuple[list[tuple[int, ...]], list[list[Step]]] | None = None
+
+    def land_list(self) -> list[tuple[int, ...]]:
+        return self._merge()[0]
+
+    def step_list(self) -> list[list[Step]]:
+        return self._merge()[1]
+
+    def _merge(self) -> tuple[list[tuple[int, ...]], list[list[Step]]]:
+        if self._merged is None:
+            lands, steps = self._base.lands.copy(), self._base.steps.copy()
+            for node, landing in self.lands.items():
+                lands[node] = landing
+            for node, step in self.steps.items():
+                steps[node] = step
+            self._merged = (lands, steps)
+        return self._merged
 
 
 class Board:
@@ -107,7 +141,7 @@ class Board:
             self.sights = crossing_sights(self.rays, self.empty, self.jumpable)
         return self.sights
 
-    def explore(self, todo: list[int], tables: Tables, bit_of: list[int],
+    def explore(self, todo: list[int], tables: Tables | KingTables, bit_of: list[int],
                 names: tuple[int, ...]) -> list[int]:
         """Explore the jumps of `todo` and every jump that may follow them not explored
         in `tables` yet, writing what they find there (`Tables`); return todo, grown by
@@ -239,7 +273,7 @@ class JumpGraph:
                           if examined[node] & kings or landings[node] & gained[node & 3]]
         return added
 
-    def for_king(self, origin: int, firsts: list[int]) -> Tables:
+    def for_king(self, origin: int, firsts: list[int]) -> Tables | KingTables:
         """The jumps of the king on `origin` whose first jumps are `firsts`: the whole
         board's, but those that read its square explored on its board."""
         gain = self._gain(origin)
@@ -251,7 +285,7 @@ class JumpGraph:
                     if examined[node] & square or landings[node] & gained[node & 3]]
         if not affected:
             return self.tables
-        tables = self.tables.copy()
+        tables = KingTables(self.tables)
         # jumps not on the whole board's tables are explored on the king's board alone
         gain.board().explore(affected, tables, self.bit_of, self.names)
         return tables
@@ -329,6 +363,10 @@ class KingGain:
         board = Board.__new__(Board)
         board.rays, board.occupied = whole.rays, whole.occupied & ~(1 << self.origin)
         board.empty = whole.empty | 1 << self.origin
-        board.jumpable = [a | b for a, b in zip(whole.jumpable, self.jumpable, strict=True)]
-        board.sights = [a | b for a, b in zip(whole.crossing(), self.sights, strict=True)]
+        jumpable, gained = whole.jumpable, self.jumpable
+        board.jumpable = [jumpable[0] | gained[0], jumpable[1] | gained[1],
+                          jumpable[2] | gained[2], jumpable[3] | gained[3]]
+        sights, gained = whole.crossing(), self.sights
+        board.sights = [sights[0] | gained[0], sights[1] | gained[1], sights[2] | gained[2],
+                        sights[3] | gained[3]]
         return board

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.jump_graph import Board, JumpGraph, Tables
+from engine.jump_graph import Board, JumpGraph, KingTables, Tables
 from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
 from engine.king_paths import Ending as _Ending
 from engine.rays import Rays
@@ -93,7 +93,8 @@ class KingCaptures:
     """One flying king's capture search, on one board.
 
     Invariants: ``_jumps`` holds what exploring found of every jump the king can
-    reach, on its board (`engine.jump_graph.Tables`); ``_layers[k]`` is every state
+    reach, on its board (`engine.jump_graph.Tables`, or `KingTables` where several
+    kings share the exploration); ``_layers[k]`` is every state
     reachable with k + 1 pieces taken, in the order of their first paths, so
     `longest` = len(_layers).
     """
@@ -129,6 +130,7 @@ class KingCaptures:
             self._layers: list[Layer] = []
             return
         first_jumps = [state & _NODE for _, state in firsts]
+        jumps: Tables | KingTables
         if graph is None:  # the king alone: its own board
             jumps = Tables(len(ray_mask), marks=False)
             board.explore(first_jumps, jumps, bit_of, names)
@@ -185,7 +187,7 @@ class KingCaptures:
         of first paths: the last layer's states come in the order of their first paths
         (`KingPaths.endings` says why; every one of them is on a longest capture), and so
         do their endings, each listed where it first comes."""
-        lands = self._jumps.lands
+        lands = self._jumps.land_list()
         return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
                               for land in lands[state & _NODE]])
 
@@ -219,8 +221,8 @@ class KingCaptures:
         """What spells this search's paths: its layers, and the steps and incoming edges
         of the jumps its states stand on, worked out now (the search does not need them)."""
         jumps = self._jumps
-        return KingPaths(self._layers, self._parents(), self._firsts, jumps.steps, jumps.lands,
-                         self._names)
+        return KingPaths(self._layers, self._parents(), self._firsts, jumps.step_list(),
+                         jumps.land_list(), self._names)
 
     def _parents(self) -> list[list[int] | None]:
         """Per jump the king reaches, the edges into it (None for the others)."""
@@ -250,7 +252,7 @@ class KingCaptures:
         layers = self._layers
         if not layers:
             return 0
-        steps_of, lands_of = self._jumps.steps, self._jumps.lands
+        steps_of, lands_of = self._jumps.step_list(), self._jumps.land_list()
         ways = {state: 1 for _, state in self._firsts}
         for _ in range(len(layers) - 1):
             after: dict[int, int] = {}
