@@ -33,7 +33,7 @@ _STRAIGHT_SLOT = (0, 1, 1, 2)
 # explores again, which pays only where a king's own exploration is large, as on a
 # crowded 10 x 10 board (measured 2026-12-02: nine kings' searches 650 -> 482 us,
 # thirteen small ones even; shared, 8 x 8 boards with four or more capturing kings
-# took 40% longer on average)
+# took 27% longer on average)
 SHARED_FROM = 4
 SHARED_BOARD = 10
 
