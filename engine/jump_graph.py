@@ -20,8 +20,12 @@ little more than one: most jumps of a crowded board never read a given king's sq
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from engine.king_paths import Step
 from engine.rays import Rays
+
+_Entry = TypeVar("_Entry")
 
 # per direction: where straight on comes among a landing's jumps, in direction order
 # (before both crossing ones, between them, between them, after both)
@@ -97,7 +101,8 @@ class KingTables:
     board's `base` (`land_list` and `step_list` merge them when first read).
     Invariants: those of `Tables`, for the merged lists."""
 
-    __slots__ = ("edges", "lands", "steps", "examined", "landings", "_base", "_merged")
+    __slots__ = ("edges", "lands", "steps", "examined", "landings", "_base", "_land_list",
+                 "_step_list")
 
     def __init__(self, base: Tables) -> None:
         self.edges = base.edges.copy()
@@ -106,23 +111,27 @@ class KingTables:
         self.examined: list[int] | None = None
         self.landings: list[int] | None = None
         self._base = base
-        self._merged: tuple[list[tuple[int, ...]], list[list[Step]]] | None = None
+        self._land_list: list[tuple[int, ...]] | None = None
+        self._step_list: list[list[Step]] | None = None
 
     def land_list(self) -> list[tuple[int, ...]]:
-        return self._merge()[0]
+        if self._land_list is None:
+            self._land_list = _overlaid(self._base.lands, self.lands)
+        return self._land_list
 
     def step_list(self) -> list[list[Step]]:
-        return self._merge()[1]
+        """Merged apart from the landings: only spelling paths reads the steps."""
+        if self._step_list is None:
+            self._step_list = _overlaid(self._base.steps, self.steps)
+        return self._step_list
 
-    def _merge(self) -> tuple[list[tuple[int, ...]], list[list[Step]]]:
-        if self._merged is None:
-            lands, steps = self._base.lands.copy(), self._base.steps.copy()
-            for node, landing in self.lands.items():
-                lands[node] = landing
-            for node, step in self.steps.items():
-                steps[node] = step
-            self._merged = (lands, steps)
-        return self._merged
+
+def _overlaid(base: list[_Entry], own: dict[int, _Entry]) -> list[_Entry]:
+    """A copy of `base` with `own`'s entries written over it."""
+    merged = base.copy()
+    for node, entry in own.items():
+        merged[node] = entry
+    return merged
 
 
 class Board:

@@ -218,8 +218,8 @@ class KingCaptures:
             out.append((origin, destination, True, captures, PathsLater(every, index)))
 
     def spelling(self) -> KingPaths:
-        """What spells this search's paths: its layers, and the steps and incoming edges
-        of the jumps its states stand on, worked out now (the search does not need them)."""
+        """What spells this search's paths: its layers, the steps and landings of its
+        jumps, and their incoming edges, worked out now (the search does not need them)."""
         jumps = self._jumps
         return KingPaths(self._layers, self._parents(), self._firsts, jumps.step_list(),
                          jumps.land_list(), self._names)
