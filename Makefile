@@ -11,7 +11,11 @@ BENCH_VENV := .venv-bench
 # once, recorded by its own stamp.
 DEV_STAMP := $(VENV)/.dev-installed
 
-$(BIN)/draughtsboard: pyproject.toml
+# setup.py and the C file: the compiled king search (engine/native_kings.py), built by
+# pip where a C compiler exists and skipped without one; rebuilt when they change.
+NATIVE := setup.py engine/king_search.c
+
+$(BIN)/draughtsboard: pyproject.toml $(NATIVE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
@@ -58,7 +62,7 @@ soak: $(DEV_STAMP)
 # engines we compare against) and aiomqtt (the MQTT client we did not choose,
 # measured beside paho-mqtt) are installed there only, never as dependencies of
 # the product. dame-rs ships x86 wheels only.
-$(BENCH_VENV)/bin/python: pyproject.toml
+$(BENCH_VENV)/bin/python: pyproject.toml $(NATIVE)
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[dev]' pydraughts==0.6.7 aiomqtt==2.5.1 \
 		dame-rs==0.2.0
@@ -76,4 +80,4 @@ screenshots: $(DEV_STAMP)
 		tests/web/test_review_page.py tests/web/test_web_clock.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info engine/_king_search.*.so

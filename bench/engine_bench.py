@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine import Position, get_variant, perft
+from engine import Position, get_variant, native_kings, perft
 from engine.movegen import generator_for
 from engine.variant import Variant
 
@@ -319,6 +319,7 @@ class LegalResult:
     public_us: list[float]
     raw_us: list[float]
     read_us: list[float]  # legal_moves() and then every move's `paths` read
+    python_us: list[float]  # legal_moves() with the compiled king search turned off
 
 
 # the worst positions are sampled in this many turns, interleaved (`measure_legal`)
@@ -343,20 +344,23 @@ def measure_legal(rows: list[tuple[str, str, str]], settings: Settings) -> list[
         own, opp = (position.white, position.black) if white else (position.black,
                                                                     position.white)
         raw = partial(generator_for(position.variant).legal, own, opp, position.kings, white)
-        prepared.append((position, raw, ([], [], [])))
+        prepared.append((position, raw, ([], [], [], [])))
     for _ in range(LEGAL_ROUNDS):
-        for position, raw, (public, raw_calls, read) in prepared:
+        for position, raw, (public, raw_calls, read, python) in prepared:
             public += _sample_fresh(position, budget, least, most)
             raw_calls += _sample(raw, budget, least, most)
             read += _sample_fresh(position, budget, least, most, read_paths=True)
+            with native_kings.python_only():
+                python += _sample_fresh(position, budget, least, most)
     results = []
-    for (variant_name, fen, note), (position, _, (public, raw_calls, read)) in zip(
+    for (variant_name, fen, note), (position, _, (public, raw_calls, read, python)) in zip(
             rows, prepared, strict=True):
         moves = position.legal_moves()
         results.append(LegalResult(
             variant_name, fen, note, len(moves), len(position.legal_paths()),
             max((len(m.captures) for m in moves), default=0),
-            [s * 1e6 for s in public], [s * 1e6 for s in raw_calls], [s * 1e6 for s in read]))
+            [s * 1e6 for s in public], [s * 1e6 for s in raw_calls], [s * 1e6 for s in read],
+            [s * 1e6 for s in python]))
     return results
 
 
@@ -579,8 +583,13 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         out += ["**Quick smoke run (`--quick`): shallow depths and few repetitions. These figures "
                 "are not comparable with a full run and the targets are not judged.**", ""]
     out += [
-        "Module `bench/engine_bench.py`. Pure Python, one process; times are wall clock "
-        "(`time.perf_counter`) with the garbage collector on, as in play.",
+        "Module `bench/engine_bench.py`. One process; times are wall clock "
+        "(`time.perf_counter`) with the garbage collector on, as in play. A flying king's "
+        "captures are searched by the compiled search (`engine/king_search.c`, built by "
+        "`pip install` where a C compiler exists) "
+        + ("which was built for this run; the 'Python only' columns turn it off."
+           if native_kings.available() else
+           "which was NOT built for this run: every figure is Python's."),
         "",
     ]
 
@@ -654,25 +663,33 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         "others, so its calls span the whole measurement: this machine's speed swings by "
         "1.5 to 1.9 times within seconds (a virtual machine on a shared host; the same call "
         "measured in batches of 100 over 20 s had batch medians from 280 to 580 us), and a "
-        "row sampled in one stretch took whatever spell it fell on.",
+        "row sampled in one stretch took whatever spell it fell on. 'Python only': the "
+        "same `legal_moves()` call with the compiled king search turned off "
+        "(`engine.native_kings.python_only`), as on a board installed without a C compiler, "
+        "sampled in the same rotation.",
         "",
         "| variant | FEN | what | moves | paths | longest | calls | median | p99 | best "
         "| paths read median | raw median | raw p99 | Pi Zero 2 estimate (ms) "
-        f"| median under {LEGAL_TARGET_US:.0f} us |",
+        f"| median under {LEGAL_TARGET_US:.0f} us | Python only median "
+        "| Python only, Pi Zero 2 (ms) |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-        "| ---: | --- |",
+        "| ---: | --- | ---: | ---: |",
     ]
     for r in legal:
         med = statistics.median(r.public_us)
         pi_ms = med * PI_SLOWDOWN / 1000
         pi = f"{pi_ms:.1f}" if pi_ms <= PI_BUDGET_MS else f"**{pi_ms:.1f}**"
+        python_med = statistics.median(r.python_us)
+        python_pi_ms = python_med * PI_SLOWDOWN / 1000
+        python_pi = (f"{python_pi_ms:.1f}" if python_pi_ms <= PI_BUDGET_MS
+                     else f"**{python_pi_ms:.1f}**")
         out.append(
             f"| {r.variant} | `{r.fen}` | {r.note} | {r.moves} | {r.paths} | {r.longest} "
             f"| {len(r.public_us)} | {med:,.0f} | {_percentile(r.public_us, 0.99):,.0f} "
             f"| {min(r.public_us):,.0f} | {statistics.median(r.read_us):,.0f} "
             f"| {statistics.median(r.raw_us):,.0f} "
             f"| {_percentile(r.raw_us, 0.99):,.0f} | {pi} "
-            f"| {_judge(not quick, med <= LEGAL_TARGET_US)} |"
+            f"| {_judge(not quick, med <= LEGAL_TARGET_US)} | {python_med:,.0f} | {python_pi} |"
         )
     over = [r for r in legal if statistics.median(r.public_us) > LEGAL_TARGET_US]
     read_over = [r for r in legal if statistics.median(r.read_us) > LEGAL_TARGET_US]
@@ -688,14 +705,14 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         + f". With every path read as well: {len(read_over)}"
         + "".join(f"; {r.note} ({statistics.median(r.read_us):,.0f} us)" for r in read_over)
         + ". The seed-11 rows are the slowest of their family found so far, not its bound. "
-        "What they cost is the breadth-first search's (jump, pieces taken) states, about "
+        "In Python they cost the breadth-first search's (jump, pieces taken) states, about "
         "0.16 us each here (nine kings: 1,369 states; three kings taking 15: 2,223), and "
         "exploring each king's jumps, which kings on a crowded 10 x 10 board share "
-        "(`engine/jump_graph.py`). No cheap bound on what a state can still take prunes "
-        "them: the pieces still reachable from its jump number 13 to 16, more than any "
-        "capture takes, and the tightest we tried (a piece counts while a piece not yet "
-        "taken, or the one just jumped, leads to it) would cut 42 of the nine kings' 1,369 "
-        "states, while 1,048 lie on no longest capture.",
+        "(`engine/jump_graph.py`); no cheap bound on what a state can still take prunes "
+        "them (the tightest we tried would cut 42 of the nine kings' 1,369 states, while "
+        "1,048 lie on no longest capture). The compiled search walks the same states, "
+        "each for a few nanoseconds; what remains of a call is Python's: the position, "
+        "the men's captures and the moves built.",
         "",
         f"Random play, for contrast: every ply of {settings.sweep_games} seeded random games "
         "(up to 150 plies) per variant; per ply the best of 3 `legal_moves()` calls, each on a "

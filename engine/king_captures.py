@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import native_kings
 from engine.jump_graph import Board, JumpGraph, KingTables, Tables
 from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
 from engine.king_paths import Ending as _Ending
@@ -96,25 +97,31 @@ class KingCaptures:
     reach, on its board (`engine.jump_graph.Tables`, or `KingTables` where several
     kings share the exploration); ``_layers[k]`` is every state
     reachable with k + 1 pieces taken, in the order of their first paths, so
-    `longest` = len(_layers).
+    `longest` = len(_layers) and `states` = their total. Where the compiled search
+    answered, ``_layers`` and ``_jumps`` are made only when first needed
+    (`_searched`), and ``_endings`` is already what `_last_endings` gives.
     """
 
-    __slots__ = ("origin", "longest", "_names", "_square_of", "_firsts", "_jumps",
-                 "_layers")
+    __slots__ = ("origin", "longest", "states", "_board", "_names", "_square_of", "_firsts",
+                 "_jumps", "_layers", "_endings")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces, names: tuple[int, ...],
-                 graph: JumpGraph | None = None) -> None:
-        """Explore every capture of the king on `origin` (not in `occupied`); paths will
+                 graph: JumpGraph | None = None, compiled: bool = True) -> None:
+        """Search every capture of the king on `origin` (not in `occupied`); paths will
         be spelt in `names` (bit index -> number). `graph`: the jumps of the whole board
         (`occupied` and `origin`), shared by several kings of the side to move; without
-        it the king explores its own board."""
+        it the king explores its own board. With `compiled`, the compiled search
+        (`engine.native_kings`) is asked first, and where it answers, the Python search
+        is made only when a path is first read (`_searched`); a caller that spells
+        paths at once asks the Python search alone."""
         ray_mask, ascending = rays.ray_mask, rays.ascending
         bit_of = pieces.bit
         # a first jump's piece has the square behind it read alike with the king or not
         board = Board(rays, occupied, opp) if graph is None else graph.whole
         jumpable = board.jumpable
         self.origin = origin
+        self._board = (rays, occupied, opp, bit_of, graph)
         self._names = names
         self._square_of = pieces.square
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
@@ -125,22 +132,34 @@ class KingCaptures:
                 if jumpable[d] >> piece & 1:
                     firsts.append((piece, bit_of[piece] | piece * 4 + d))
         self._firsts = firsts
+        self._layers: list[Layer] | None = None
+        self._endings: list[_Ending] | None = None
         if not firsts:
-            self.longest = 0
-            self._layers: list[Layer] = []
+            self.longest = self.states = 0
+            self._layers, self._endings = [], []
             return
-        first_jumps = [state & _NODE for _, state in firsts]
+        found = native_kings.endings(rays, origin, occupied, opp) if compiled else None
+        if found is None:
+            self._search(board)
+        else:
+            self.longest, self.states, self._endings = found
+
+    def _search(self, board: Board) -> None:
+        """The search in Python: explore the king's jumps (on `board`, its own, or the
+        shared graph's) and list its layers of states."""
+        rays, _, _, bit_of, graph = self._board
+        first_jumps = [state & _NODE for _, state in self._firsts]
         jumps: Tables | KingTables
         if graph is None:  # the king alone: its own board
-            jumps = Tables(len(ray_mask), marks=False)
-            board.explore(first_jumps, jumps, bit_of, names)
+            jumps = Tables(len(rays.ray_mask), marks=False)
+            board.explore(first_jumps, jumps, bit_of, self._names)
         else:
-            jumps = graph.for_king(origin, first_jumps)
+            jumps = graph.for_king(self.origin, first_jumps)
         self._jumps = jumps
         edges = jumps.edges
 
         # each layer's states in the order of their first paths (see `KingPaths.endings`)
-        layer = dict.fromkeys([state for _, state in firsts])
+        layer = dict.fromkeys([state for _, state in self._firsts])
         layers: list[Layer] = []
         while layer:
             layers.append(layer)
@@ -148,7 +167,16 @@ class KingCaptures:
                      for x in edges[state & _NODE]  # type: ignore[union-attr]
                      if state & x < 256}  # a state stays where it first comes
         self.longest = len(layers)
+        self.states = sum(map(len, layers))
         self._layers = layers
+
+    def _searched(self) -> list[Layer]:
+        """The layers of the Python search, made now if the compiled one answered."""
+        if self._layers is None:
+            rays, occupied, opp, _, graph = self._board
+            self._search(Board(rays, occupied, opp) if graph is None else graph.whole)
+        assert self._layers is not None
+        return self._layers
 
     def paths(self, out: list[_RawMove]) -> None:
         """Append every longest capture, one raw move per landing path, its landings and
@@ -163,7 +191,7 @@ class KingCaptures:
         first path, in the order of first paths (what `paths` then keeping each move's
         first path gives), without spelling the other paths (`KingPaths.endings`)."""
         origin, mask_of, spelling = self.origin, self._masks(), self.spelling()
-        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
+        if self.states <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
             listed: set[_Ending] = set()
             for spelt, ending in spelling.spelt():
                 if ending not in listed:
@@ -182,23 +210,28 @@ class KingCaptures:
         for destination, taken in self._last_endings():
             out.append((origin, destination, mask_of(taken), True, (), ()))
 
-    def _last_endings(self) -> dict[_Ending, None]:
+    def _last_endings(self) -> list[_Ending]:
         """Every ending (destination bit, pieces taken) of a longest capture, in the order
         of first paths: the last layer's states come in the order of their first paths
         (`KingPaths.endings` says why; every one of them is on a longest capture), and so
         do their endings, each listed where it first comes."""
-        lands = self._jumps.land_list()
-        return dict.fromkeys([(land, state >> NODE_BITS) for state in self._layers[-1]
-                              for land in lands[state & _NODE]])
+        if self._endings is None:
+            layers = self._searched()
+            lands = self._jumps.land_list()
+            self._endings = list(dict.fromkeys([(land, state >> NODE_BITS)
+                                                for state in layers[-1]
+                                                for land in lands[state & _NODE]]))
+        return self._endings
 
     def moves(self, out: list) -> None:
         """Append every longest capture once per (destination, pieces taken), in the
         order of first paths, as `MoveGenerator.grouped` lists moves: (origin,
         destination, True, pieces taken named, (first path, its capture order, every
         path)), the last a `PathsLater` to be spelt when asked unless the search has
-        so few states (`SPELT_AT_ONCE`) that deferring would cost more."""
+        so few states (`SPELT_AT_ONCE`) that deferring would cost more (when the Python
+        search was made: after the compiled one, spelling would make it)."""
         origin = self.origin
-        if sum(map(len, self._layers)) <= SPELT_AT_ONCE:
+        if self.states <= SPELT_AT_ONCE and self._layers is not None:
             for (destination, _), spelt in self.spelling().every_path_by_ending():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
@@ -220,8 +253,9 @@ class KingCaptures:
     def spelling(self) -> KingPaths:
         """What spells this search's paths: its layers, the steps and landings of its
         jumps, and their incoming edges, worked out now (the search does not need them)."""
+        layers = self._searched()
         jumps = self._jumps
-        return KingPaths(self._layers, self._parents(), self._firsts, jumps.step_list(),
+        return KingPaths(layers, self._parents(), self._firsts, jumps.step_list(),
                          jumps.land_list(), self._names)
 
     def _parents(self) -> list[list[int] | None]:
@@ -244,14 +278,14 @@ class KingCaptures:
     def move_count(self) -> int:
         """How many (destination, pieces taken) the longest captures end with: every
         state of the last layer is on a longest capture, so no path is walked."""
-        return len(self._last_endings()) if self._layers else 0
+        return len(self._last_endings()) if self.longest else 0
 
     def path_count(self) -> int:
         """How many landing paths the longest captures have, counted layer by layer
         (paths into each state), none spelt."""
-        layers = self._layers
-        if not layers:
+        if not self.longest:
             return 0
+        layers = self._searched()
         steps_of, lands_of = self._jumps.step_list(), self._jumps.land_list()
         ways = {state: 1 for _, state in self._firsts}
         for _ in range(len(layers) - 1):

@@ -217,7 +217,9 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         if self.kings_by_layers and starters & kings:
-            found, longest = self._searched(starters, occupied_all, opp, kings, white, names)
+            # paths wanted now: the Python search spells them, the compiled one would not
+            found, longest = self._searched(starters, occupied_all, opp, kings, white, names,
+                                            compiled=want in (UNSPELT, GROUPED))
             result: list = []
             for here in found:
                 if isinstance(here, KingCaptures):
@@ -259,7 +261,7 @@ class MoveGenerator:
         flying kings are searched by layers: theirs counted without spelling a path
         (`KingCaptures.move_count`, `path_count`)."""
         found, longest = self._searched(self._starters(own, opp, kings, white), own | opp,
-                                        opp, kings, white, None)
+                                        opp, kings, white, None, compiled=not paths)
         count = 0
         for here in found:
             if isinstance(here, KingCaptures):
@@ -284,10 +286,12 @@ class MoveGenerator:
         return starters
 
     def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
-                  names: Names | None) -> tuple[list[list[RawMove] | KingCaptures], int]:
+                  names: Names | None,
+                  compiled: bool) -> tuple[list[list[RawMove] | KingCaptures], int]:
         """The majority rule with flying kings: per starting piece, by origin, its
         captures (men walked) or its search (kings, `engine.king_captures`, paths to be
-        spelt in `names`); and how many pieces the longest capture takes."""
+        spelt in `names`; `compiled`: the compiled search may answer first, for a caller
+        that reads no path now); and how many pieces the longest capture takes."""
         extend = (capture_walker(self, opp, kings, self.top_row if white else self.bottom_row,
                                        self.men_jumps[white])
                   if starters & ~kings else None)  # only made when a man can capture
@@ -303,7 +307,7 @@ class MoveGenerator:
             occupied = occupied_all & ~(1 << origin)
             if kings >> origin & 1:
                 search = KingCaptures(self.king_rays, origin, occupied, opp, pieces, named,
-                                      graph)
+                                      graph, compiled)
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue

@@ -1,0 +1,139 @@
+"""The compiled king search (engine/king_search.c through engine/native_kings.py) finds
+what the Python search finds (engine/king_captures.py), in the same order.
+
+Compared on every king of seeded crowded boards, boards near the benchmark's
+adversarial ones and the adversarial ones themselves, in the variants whose kings
+fly under the majority rule (`MoveGenerator.kings_by_layers`): the pieces the
+longest capture takes, the states searched and the endings (landing, pieces taken)
+in the order of their first paths;
+then whole `legal_moves()` with and without the library, every field of every move,
+paths read. Where the library cannot answer (a search larger than its tables), the
+Python search does, with the same moves.
+
+The library is built by `pip install` where a C compiler exists (setup.py); without
+one these tests skip, and CI (which installs gcc) requires them (`native-kings` in
+DRAUGHTSBOARD_REQUIRE).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.engine_bench import WORST_POSITIONS
+from engine import Position, get_variant, native_kings
+from engine.jump_graph import Board
+from engine.king_captures import EnemyPieces, KingCaptures
+from engine.movegen import generator_for
+from engine.variant import WHITE
+from tests.engine.test_movegen_exact import fields, mutated_boards, random_boards
+from tests.tools import need_tool
+
+VARIANTS = ("international", "brazilian")  # the variants searched by layers
+
+
+@pytest.fixture(autouse=True)
+def _built() -> None:
+    need_tool("native-kings", native_kings.available(),
+              "engine/king_search.c was not built (no C compiler at `pip install`?)")
+
+
+def boards(variant: str, count: int, seed: int) -> list[tuple[int, int, int]]:
+    rules = get_variant(variant)
+    worst = [Position.from_fen(fen, rules) for name, fen, _ in WORST_POSITIONS
+             if name == variant]
+    return [*((p.white, p.black, p.kings) for p in worst),
+            *random_boards(rules, count, seed=seed),
+            *mutated_boards(rules, count // 2, seed=seed + 1)]
+
+
+def python_search(variant: str, origin: int, own: int, opp: int) -> KingCaptures:
+    """The Python search of the king on `origin`, made whether the library exists or not."""
+    generator = generator_for(get_variant(variant))
+    search = KingCaptures.__new__(KingCaptures)
+    search.origin = origin
+    occupied = (own | opp) & ~(1 << origin)
+    pieces = EnemyPieces(opp, len(generator.bit_names))
+    board = Board(generator.king_rays, occupied, opp)
+    search._board = (generator.king_rays, occupied, opp, pieces.bit, None)
+    search._names = get_variant(variant).bit_to_square
+    search._square_of = pieces.square
+    search._firsts = [
+        (piece, pieces.bit[piece] | node) for piece, node in first_jumps(board, origin)]
+    search._endings = None
+    search._layers = [] if not search._firsts else None
+    search.longest = search.states = 0
+    if search._firsts:
+        search._search(board)
+    return search
+
+
+def first_jumps(board: Board, origin: int) -> list[tuple[int, int]]:
+    """(piece, jump) of the king's first jumps, direction order, as the search lists them."""
+    rays = board.rays
+    found = []
+    for d in range(4):
+        hit = rays.ray_mask[origin * 4 + d] & board.occupied
+        if hit:
+            piece = (hit & -hit).bit_length() - 1 if rays.ascending[d] else hit.bit_length() - 1
+            if board.jumpable[d] >> piece & 1:
+                found.append((piece, piece * 4 + d))
+    return found
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_king_finds_what_the_python_search_finds(variant: str) -> None:
+    rays = generator_for(get_variant(variant)).king_rays
+    compared = longest = 0
+    for white, black, kings in boards(variant, 400, seed=61):
+        for turn in (WHITE, "B"):
+            own, opp = (white, black) if turn == WHITE else (black, white)
+            for origin in (b for b in range(own.bit_length()) if (own & kings) >> b & 1):
+                occupied = (own | opp) & ~(1 << origin)
+                got = native_kings.endings(rays, origin, occupied, opp)
+                assert got is not None
+                expected = python_search(variant, origin, own, opp)
+                where = (variant, Position(get_variant(variant), white, black, kings,
+                                           turn).fen(), origin)
+                assert got[:2] == (expected.longest, expected.states), where
+                assert got[2] == (expected._last_endings() if expected.longest else []), where
+                compared += 1
+                longest = max(longest, got[0])
+    assert compared > 1000 and longest >= 8  # long captures among them
+
+
+def legal_moves(position: Position) -> list[tuple]:
+    """Every field of every legal move, paths read, on a fresh position."""
+    fresh = Position(position.variant, position.white, position.black, position.kings,
+                     position.turn)
+    return [fields(move) for move in fresh.legal_moves()]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_legal_moves_are_the_same_with_the_library_or_without(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = get_variant(variant)
+    positions = [Position(rules, white, black, kings, turn)
+                 for white, black, kings in boards(variant, 60, seed=71)
+                 for turn in (WHITE, "B")]
+    compiled = [legal_moves(position) for position in positions]
+    monkeypatch.setattr(native_kings, "_king_endings", None)
+    assert not native_kings.available()
+    assert [legal_moves(position) for position in positions] == compiled
+    # many of them with several captures of four pieces or more
+    assert sum(len(moves) > 1 and len(moves[0][2]) >= 4 for moves in compiled) >= 10
+
+
+def test_a_search_larger_than_the_library_can_hold_is_made_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    name, fen, _ = WORST_POSITIONS[-1 if WORST_POSITIONS[-1][0] == "international" else 1]
+    position = Position.from_fen(fen, get_variant(name))
+    compiled = legal_moves(position)
+    land, taken, _, counts = native_kings._ADDRESSES
+    monkeypatch.setattr(native_kings, "_ADDRESSES", (land, taken, 1, counts))  # one ending
+    own, opp = ((position.white, position.black) if position.turn == WHITE
+                else (position.black, position.white))
+    rays = generator_for(position.variant).king_rays
+    origins = [b for b in range(own.bit_length()) if (own & position.kings) >> b & 1]
+    assert any(native_kings.endings(rays, o, (own | opp) & ~(1 << o), opp) is None
+               for o in origins)
+    assert legal_moves(position) == compiled
