@@ -50,6 +50,11 @@ from the origin, suffixes backwards (shared by every prefix that reaches the
 same state), joined where they meet. Each partial path is one tuple alternating
 pieces and landings, already in the caller's square numbers, so a step costs
 one tuple concatenation; the path and the capture order are its two slices.
+
+Compiled (`engine.native_kings`, `engine/king_search.c`). The same search in C gives
+the longest, the number of states and the endings in the same order; where it is
+built and the caller reads no path now, it answers, and this module's search is made
+only when a path is first read.
 """
 
 from __future__ import annotations

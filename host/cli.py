@@ -48,6 +48,16 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+def king_search() -> str:
+    """How flying kings' captures are searched here: compiled, or in Python where no C
+    compiler built engine/king_search.c at install (`engine.native_kings`)."""
+    from engine import native_kings
+
+    if native_kings.available():
+        return "compiled"
+    return "Python"  # not built (no C compiler at install), or DRAUGHTSBOARD_PURE_PYTHON set
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line naming the command
     (`draughtsboard run: argument --variant: invalid choice: ...`) and exit status 2,
@@ -63,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="draughtsboard",
         description="A draughts board that knows the rules: play, check games, drive the board.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {version()} (king search: {king_search()})")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in COMMAND_MODULES:

@@ -21,7 +21,6 @@ import pytest
 
 from bench.engine_bench import WORST_POSITIONS
 from engine import Position, get_variant, native_kings
-from engine.jump_graph import Board
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.movegen import generator_for
 from engine.variant import WHITE
@@ -47,37 +46,11 @@ def boards(variant: str, count: int, seed: int) -> list[tuple[int, int, int]]:
 
 
 def python_search(variant: str, origin: int, own: int, opp: int) -> KingCaptures:
-    """The Python search of the king on `origin`, made whether the library exists or not."""
+    """The Python search of the king on `origin`, whether the library exists or not."""
     generator = generator_for(get_variant(variant))
-    search = KingCaptures.__new__(KingCaptures)
-    search.origin = origin
-    occupied = (own | opp) & ~(1 << origin)
     pieces = EnemyPieces(opp, len(generator.bit_names))
-    board = Board(generator.king_rays, occupied, opp)
-    search._board = (generator.king_rays, occupied, opp, pieces.bit, None)
-    search._names = get_variant(variant).bit_to_square
-    search._square_of = pieces.square
-    search._firsts = [
-        (piece, pieces.bit[piece] | node) for piece, node in first_jumps(board, origin)]
-    search._endings = None
-    search._layers = [] if not search._firsts else None
-    search.longest = search.states = 0
-    if search._firsts:
-        search._search(board)
-    return search
-
-
-def first_jumps(board: Board, origin: int) -> list[tuple[int, int]]:
-    """(piece, jump) of the king's first jumps, direction order, as the search lists them."""
-    rays = board.rays
-    found = []
-    for d in range(4):
-        hit = rays.ray_mask[origin * 4 + d] & board.occupied
-        if hit:
-            piece = (hit & -hit).bit_length() - 1 if rays.ascending[d] else hit.bit_length() - 1
-            if board.jumpable[d] >> piece & 1:
-                found.append((piece, piece * 4 + d))
-    return found
+    return KingCaptures(generator.king_rays, origin, (own | opp) & ~(1 << origin), opp, pieces,
+                        get_variant(variant).bit_to_square, compiled=False)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
