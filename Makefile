@@ -11,9 +11,9 @@ BENCH_VENV := .venv-bench
 # once, recorded by its own stamp.
 DEV_STAMP := $(VENV)/.dev-installed
 
-# setup.py and the C file: the compiled king search (engine/native_kings.py), built by
+# setup.py and the C file: the compiled capture search (engine/native_captures.py), built by
 # pip where a C compiler exists and skipped without one; rebuilt when they change.
-NATIVE := setup.py engine/king_search.c
+NATIVE := setup.py engine/capture_search.c
 
 $(BIN)/draughtsboard: pyproject.toml $(NATIVE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -80,4 +80,4 @@ screenshots: $(DEV_STAMP)
 		tests/web/test_review_page.py tests/web/test_web_clock.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info engine/_king_search.*.so
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info engine/_capture_search.*.so

@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine import Position, get_variant, native_kings, perft
+from engine import Position, get_variant, native_captures, perft
 from engine.movegen import generator_for
 from engine.variant import Variant
 
@@ -70,6 +70,9 @@ PI_BUDGET_MS = 10.0  # what a move check may take on the Pi
 # paths. The seed-11 rows are the slowest of that family found so far; the last of
 # them (found on 2026-12-02, after several kings came to share one exploration) is
 # bound by its search's states alone: three kings, 2,223 (jump, pieces taken) states.
+# Once kings were searched by the compiled search (engine/capture_search.c), the same
+# hill-climb found men's long captures the slowest (the row after them), which the
+# compiled search now lists too.
 WORST_POSITIONS: tuple[tuple[str, str, str], ...] = (
     ("international", "W:WK23:B28,17,10,20,29,39,40,38,31,8,9",
      "issue: one king move capturing ten"),
@@ -89,6 +92,10 @@ WORST_POSITIONS: tuple[tuple[str, str, str], ...] = (
     ("international",
      "W:WK6,K26,K36,K46,50:B8,9,10,K11,12,19,20,21,22,28,30,31,33,34,41,43,44,47",
      "search, seed 11: three kings, 15 captured, 640 paths"),
+    ("international",
+     "W:WK3,K15,38,K41,K47,48:BK1,2,4,6,K7,K12,K13,14,K21,22,K23,24,31,32,K33,34,35,42,43,44,"
+     "45,46",
+     "search, seed 11, kings compiled: a man taking ten, 13 moves"),
     ("brazilian", "W:WK4,K23,K28,K29,K32:BK1,7,8,9,10,12,14,K16,17,K18,19,21,25,26,K27",
      "search: five kings"),
     ("russian", "W:WK5,K10,K25,30:B1,3,4,6,7,K14,15,16,21,22,23,27,K29,K32",
@@ -319,7 +326,7 @@ class LegalResult:
     public_us: list[float]
     raw_us: list[float]
     read_us: list[float]  # legal_moves() and then every move's `paths` read
-    python_us: list[float]  # legal_moves() with the compiled king search turned off
+    python_us: list[float]  # legal_moves() with the compiled capture search turned off
 
 
 # the worst positions are sampled in this many turns, interleaved (`measure_legal`)
@@ -350,7 +357,7 @@ def measure_legal(rows: list[tuple[str, str, str]], settings: Settings) -> list[
             public += _sample_fresh(position, budget, least, most)
             raw_calls += _sample(raw, budget, least, most)
             read += _sample_fresh(position, budget, least, most, read_paths=True)
-            with native_kings.python_only():
+            with native_captures.python_only():
                 python += _sample_fresh(position, budget, least, most)
     results = []
     for (variant_name, fen, note), (position, _, (public, raw_calls, read, python)) in zip(
@@ -584,11 +591,12 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
                 "are not comparable with a full run and the targets are not judged.**", ""]
     out += [
         "Module `bench/engine_bench.py`. One process; times are wall clock "
-        "(`time.perf_counter`) with the garbage collector on, as in play. A flying king's "
-        "captures are searched by the compiled search (`engine/king_search.c`, built by "
-        "`pip install` where a C compiler exists) "
+        "(`time.perf_counter`) with the garbage collector on, as in play. Captures under "
+        "the majority rule with flying kings (International, Brazilian) are listed by the "
+        "compiled search (`engine/capture_search.c`, built by `pip install` where a C "
+        "compiler exists), "
         + ("which was built for this run; the 'Python only' columns turn it off."
-           if native_kings.available() else
+           if native_captures.available() else
            "which was NOT built for this run: every figure is Python's."),
         "",
     ]
@@ -664,8 +672,8 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         "1.5 to 1.9 times within seconds (a virtual machine on a shared host; the same call "
         "measured in batches of 100 over 20 s had batch medians from 280 to 580 us), and a "
         "row sampled in one stretch took whatever spell it fell on. 'Python only': the "
-        "same `legal_moves()` call with the compiled king search turned off "
-        "(`engine.native_kings.python_only`), as on a board installed without a C compiler, "
+        "same `legal_moves()` call with the compiled capture search turned off "
+        "(`engine.native_captures.python_only`), as on a board installed without a C compiler, "
         "sampled in the same rotation.",
         "",
         "| variant | FEN | what | moves | paths | longest | calls | median | p99 | best "
@@ -710,9 +718,10 @@ def _report(settings: Settings, perfts: list[PerftResult], cli: tuple[str, float
         "exploring each king's jumps, which kings on a crowded 10 x 10 board share "
         "(`engine/jump_graph.py`); no cheap bound on what a state can still take prunes "
         "them (the tightest we tried would cut 42 of the nine kings' 1,369 states, while "
-        "1,048 lie on no longest capture). The compiled search walks the same states, "
-        "each for a few nanoseconds; what remains of a call is Python's: the position, "
-        "the men's captures and the moves built.",
+        "1,048 lie on no longest capture), and in the man's row the square-by-square "
+        "walk of every path. The compiled search walks the same states, kings' and men's, "
+        "each for a few nanoseconds; what remains of a call is Python's: the position and "
+        "the moves built.",
         "",
         f"Random play, for contrast: every ply of {settings.sweep_games} seeded random games "
         "(up to 150 plies) per variant; per ply the best of 3 `legal_moves()` calls, each on a "

@@ -51,7 +51,7 @@ same state), joined where they meet. Each partial path is one tuple alternating
 pieces and landings, already in the caller's square numbers, so a step costs
 one tuple concatenation; the path and the capture order are its two slices.
 
-Compiled (`engine.native_kings`, `engine/king_search.c`). The same search in C gives
+Compiled (`engine.native_captures`, `engine/capture_search.c`). The same search in C gives
 the longest, the number of states and the endings in the same order; where it is
 built and the caller reads no path now, it answers, and this module's search is made
 only when a path is first read.
@@ -59,11 +59,9 @@ only when a path is first read.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from engine import native_kings
+from engine import native_captures
 from engine.jump_graph import Board, JumpGraph, KingTables, Tables
-from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater
+from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater, Spelt
 from engine.king_paths import Ending as _Ending
 from engine.rays import Rays
 
@@ -78,9 +76,12 @@ SPELT_AT_ONCE = 24
 class EnemyPieces:
     """The numbering of the enemy pieces shared by every king's search on one board:
     the i-th enemy piece (by bit) has the compact bit ``bit[square] = 1 <<
-    (NODE_BITS + i)``, and ``square[i]`` is its square."""
+    (NODE_BITS + i)``, and ``square[i]`` is its square. A set of pieces taken is
+    written ``taken``: bit i for the i-th piece (a state's bits above `NODE_BITS`);
+    `mask` and `named` remember what they worked out per set, for one naming of the
+    squares (one move generation)."""
 
-    __slots__ = ("bit", "square")
+    __slots__ = ("bit", "square", "_masks", "_named")
 
     def __init__(self, opp: int, squares: int) -> None:
         bit = [0] * squares
@@ -93,6 +94,29 @@ class EnemyPieces:
             opp ^= low
             compact <<= 1
         self.bit, self.square = bit, square
+        self._masks: dict[int, int] = {}
+        self._named: dict[int, frozenset[int]] = {}
+
+    def mask(self, taken: int) -> int:
+        """The squares of the pieces `taken`, as a bitboard."""
+        mask = self._masks.get(taken)
+        if mask is None:
+            square = self.square
+            mask = self._masks[taken] = sum(1 << square[i] for i in range(taken.bit_length())
+                                            if taken >> i & 1)
+        return mask
+
+    def named(self, taken: int, names: tuple[int, ...]) -> frozenset[int]:
+        """The squares of the pieces `taken`, written in `names` (the same every call)."""
+        found = self._named.get(taken)
+        if found is None:
+            square, pieces, rest = self.square, [], taken
+            while rest:
+                low = rest & -rest
+                pieces.append(names[square[low.bit_length() - 1]])
+                rest ^= low
+            found = self._named[taken] = frozenset(pieces)
+        return found
 
 
 class KingCaptures:
@@ -107,7 +131,7 @@ class KingCaptures:
     (`_searched`), and ``_endings`` is already what `_last_endings` gives.
     """
 
-    __slots__ = ("origin", "longest", "states", "_board", "_names", "_square_of", "_firsts",
+    __slots__ = ("origin", "longest", "states", "_board", "_names", "_pieces", "_firsts",
                  "_jumps", "_layers", "_endings")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
@@ -117,7 +141,7 @@ class KingCaptures:
         be spelt in `names` (bit index -> number). `graph`: the jumps of the whole board
         (`occupied` and `origin`), shared by several kings of the side to move; without
         it the king explores its own board. With `compiled`, the compiled search
-        (`engine.native_kings`) is asked first, and where it answers, the Python search
+        (`engine.native_captures`) is asked first, and where it answers, the Python search
         is made only when a path is first read (`_searched`); a caller that spells
         paths at once asks the Python search alone."""
         ray_mask, ascending = rays.ray_mask, rays.ascending
@@ -128,7 +152,7 @@ class KingCaptures:
         self.origin = origin
         self._board = (rays, occupied, opp, bit_of, graph)
         self._names = names
-        self._square_of = pieces.square
+        self._pieces = pieces
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
         for d in range(4):
             hit = ray_mask[origin * 4 + d] & occupied
@@ -143,7 +167,7 @@ class KingCaptures:
             self.longest = self.states = 0
             self._layers, self._endings = [], []
             return
-        found = native_kings.endings(rays, origin, occupied, opp) if compiled else None
+        found = native_captures.endings(rays, origin, occupied, opp) if compiled else None
         if found is None:
             self._search(board)
         else:
@@ -187,7 +211,7 @@ class KingCaptures:
         """Append every longest capture, one raw move per landing path, its landings and
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
-        origin, mask_of = self.origin, self._masks()
+        origin, mask_of = self.origin, self._pieces.mask
         for spelt, (destination, taken) in self.spelling().spelt():
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
@@ -195,7 +219,7 @@ class KingCaptures:
         """Append every longest capture once per (destination, pieces taken), with its
         first path, in the order of first paths (what `paths` then keeping each move's
         first path gives), without spelling the other paths (`KingPaths.endings`)."""
-        origin, mask_of, spelling = self.origin, self._masks(), self.spelling()
+        origin, mask_of, spelling = self.origin, self._pieces.mask, self.spelling()
         if self.states <= SPELT_AT_ONCE:  # cheaper spelt (see `moves`)
             listed: set[_Ending] = set()
             for spelt, ending in spelling.spelt():
@@ -211,7 +235,7 @@ class KingCaptures:
     def unspelt(self, out: list[_RawMove]) -> None:
         """Append every longest capture once per (destination, pieces taken), in the order
         of first paths, as raw moves without a path or capture order (empty tuples)."""
-        origin, mask_of = self.origin, self._masks()
+        origin, mask_of = self.origin, self._pieces.mask
         for destination, taken in self._last_endings():
             out.append((origin, destination, mask_of(taken), True, (), ()))
 
@@ -240,20 +264,14 @@ class KingCaptures:
             for (destination, _), spelt in self.spelling().every_path_by_ending():
                 out.append((origin, destination, True, frozenset(spelt[1]), spelt))
             return
-        every, names = EveryPath(self.spelling), self._names
-        named = [names[square] for square in self._square_of]  # compact bit -> its number
-        taken_names: dict[int, frozenset[int]] = {}
+        every, names, named = EveryPath(self._every_path), self._names, self._pieces.named
         for index, (destination, taken) in enumerate(self._last_endings()):
-            captures = taken_names.get(taken)
-            if captures is None:
-                pieces = []
-                rest = taken
-                while rest:
-                    low = rest & -rest
-                    pieces.append(named[low.bit_length() - 1])
-                    rest ^= low
-                captures = taken_names[taken] = frozenset(pieces)
-            out.append((origin, destination, True, captures, PathsLater(every, index)))
+            out.append((origin, destination, True, named(taken, names),
+                        PathsLater(every, index)))
+
+    def _every_path(self) -> list[Spelt]:
+        """Every path, grouped by move in the order of `moves` (`KingPaths.every_path`)."""
+        return self.spelling().every_path()
 
     def spelling(self) -> KingPaths:
         """What spells this search's paths: its layers, the steps and landings of its
@@ -302,18 +320,3 @@ class KingCaptures:
                         after[child] = after.get(child, 0) + count
             ways = after
         return sum(count * len(lands_of[state & _NODE]) for state, count in ways.items())
-
-    def _masks(self) -> Callable[[int], int]:
-        """pieces taken (compact bits) -> the mask of their squares, remembered per set."""
-        square_of = self._square_of
-        captured: dict[int, int] = {}
-
-        def mask_of(taken: int) -> int:
-            mask = captured.get(taken)
-            if mask is None:
-                mask = captured[taken] = sum(1 << square_of[i] for i in range(taken.bit_length())
-                                             if taken >> i & 1)
-            return mask
-
-        return mask_of
-

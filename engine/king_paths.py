@@ -176,25 +176,25 @@ class KingPaths:
 
 
 class EveryPath:
-    """Every path of one king's longest captures, grouped as its moves are: spelt on
-    the first `of` call, for all the king's moves at once (`KingPaths.every_path`,
-    from what `spelling` returns), and the search let go then (it is only kept for
-    this)."""
+    """Every path of one piece's longest captures, grouped as its moves are: spelt on
+    the first `of` call, for all the piece's moves at once (by `spell`: a king's by
+    `KingPaths.every_path`, a man's by its walk), and `spell` let go then (it keeps
+    the search alive only for this)."""
 
-    __slots__ = ("_spelling", "_spelt")
+    __slots__ = ("_spell", "_spelt")
 
-    def __init__(self, spelling: Callable[[], KingPaths]) -> None:
-        self._spelling: Callable[[], KingPaths] | None = spelling
+    def __init__(self, spell: Callable[[], list[Spelt]]) -> None:
+        self._spell: Callable[[], list[Spelt]] | None = spell
         self._spelt: list[Spelt] | None = None
 
     def of(self, index: int) -> Spelt:
-        """(first path, its capture order, every path) of the king's `index`-th move (in
+        """(first path, its capture order, every path) of the piece's `index`-th move (in
         the order of first paths, as `KingCaptures.moves` lists them)."""
         spelt = self._spelt
         if spelt is None:
-            assert self._spelling is not None
-            spelt = self._spelt = self._spelling().every_path()
-            self._spelling = None
+            assert self._spell is not None
+            spelt = self._spelt = self._spell()
+            self._spell = None
         return spelt[index]
 
 

@@ -18,12 +18,15 @@ kings) come from the `Variant`; `MoveGenerator` caches what it needs of it.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
+from typing import cast
 
 from engine.capture_walk import apply_precedence, capture_walker
 from engine.jump_graph import SHARED_BOARD, SHARED_FROM, JumpGraph
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.king_paths import PathsLater, Spelt
+from engine.man_captures import ManCaptures
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
@@ -34,14 +37,17 @@ from engine.variant import (
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 # (origin, destination, king after, pieces taken, (first path, its capture order,
-# every path) or, for a flying king's capture, the same spelt when asked)
+# every path) or, for a capture found by layers (a flying king's, or any under the
+# compiled search), the same spelt when asked)
 Grouped = tuple[int, int, bool, frozenset[int], Spelt | PathsLater]
 # what `MoveGenerator.captures` lists: every path, one raw move per move with its first
-# path, moves as `grouped` lists them, or one raw move per move, a flying king's
+# path, moves as `grouped` lists them, or one raw move per move, those found by layers
 # without path or order
 PATHS, FIRSTS, GROUPED, UNSPELT = "paths", "firsts", "grouped", "unspelt"
 _NOTHING_TAKEN: frozenset[int] = frozenset()
 Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
+# one piece's captures under the majority rule with flying kings (`MoveGenerator._searched`)
+Searched = list[RawMove] | KingCaptures | ManCaptures
 
 
 def _bits(mask: int):
@@ -216,7 +222,7 @@ class MoveGenerator:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
-        if self.kings_by_layers and starters & kings:
+        if self.kings_by_layers:
             # paths wanted now: the Python search spells them, the compiled one would not
             found, longest = self._searched(starters, occupied_all, opp, kings, white, names,
                                             compiled=want in (UNSPELT, GROUPED))
@@ -229,6 +235,12 @@ class MoveGenerator:
                         elif want == FIRSTS:
                             here.firsts(result)
                         elif want == UNSPELT:
+                            here.unspelt(result)
+                        else:
+                            here.moves(result)
+                elif isinstance(here, ManCaptures):  # only made for UNSPELT and GROUPED
+                    if here.longest == longest:
+                        if want == UNSPELT:
                             here.unspelt(result)
                         else:
                             here.moves(result)
@@ -259,7 +271,8 @@ class MoveGenerator:
                             paths: bool) -> int:
         """How many capture moves (or with `paths`, paths) `captures` would list when
         flying kings are searched by layers: theirs counted without spelling a path
-        (`KingCaptures.move_count`, `path_count`)."""
+        (`KingCaptures.move_count`, `path_count`; a man's by `ManCaptures.move_count`
+        when not counting paths)."""
         found, longest = self._searched(self._starters(own, opp, kings, white), own | opp,
                                         opp, kings, white, None, compiled=not paths)
         count = 0
@@ -267,6 +280,9 @@ class MoveGenerator:
             if isinstance(here, KingCaptures):
                 if here.longest == longest:
                     count += here.path_count() if paths else here.move_count()
+            elif isinstance(here, ManCaptures):
+                if here.longest == longest:
+                    count += here.move_count()
             else:
                 longest_here = [s for s in here if s[2].bit_count() == longest]
                 count += len(longest_here if paths else {(s[0], s[1], s[2]) for s in longest_here})
@@ -287,15 +303,16 @@ class MoveGenerator:
 
     def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
                   names: Names | None,
-                  compiled: bool) -> tuple[list[list[RawMove] | KingCaptures], int]:
+                  compiled: bool) -> tuple[list[Searched], int]:
         """The majority rule with flying kings: per starting piece, by origin, its
-        captures (men walked) or its search (kings, `engine.king_captures`, paths to be
-        spelt in `names`; `compiled`: the compiled search may answer first, for a caller
-        that reads no path now); and how many pieces the longest capture takes."""
-        extend = (capture_walker(self, opp, kings, self.top_row if white else self.bottom_row,
-                                       self.men_jumps[white])
+        captures: a king's search (`engine.king_captures`, paths to be spelt in
+        `names`), a man's walked; with `compiled`, for a caller that reads no path now,
+        the compiled search answers first (a king's search, and a man's as
+        `ManCaptures`). And how many pieces the longest capture takes."""
+        crowning = self.top_row if white else self.bottom_row
+        extend = (capture_walker(self, opp, kings, crowning, self.men_jumps[white])
                   if starters & ~kings else None)  # only made when a man can capture
-        found: list[list[RawMove] | KingCaptures] = []
+        found: list[Searched] = []
         longest = 0
         named = self.bit_names if names is None else names
         pieces = EnemyPieces(opp, len(self.bit_names))
@@ -311,8 +328,17 @@ class MoveGenerator:
                 longest = max(longest, search.longest)
                 found.append(search)
                 continue
+            assert extend is not None  # a man that may capture
+            if compiled:
+                man = ManCaptures.search(self.king_rays, origin, occupied, opp, pieces, named,
+                                         crowning, partial(_spell_walk, extend, origin,
+                                                           occupied, named))
+                if man is not None:
+                    longest = max(longest, man.longest)
+                    found.append(man)
+                    continue
             walked: list = []
-            extend(origin, False, 0, (), (), walked, occupied)  # type: ignore[misc]
+            extend(origin, False, 0, (), (), walked, occupied)
             sequences = [(origin, final, captured, king_end, path, order)
                          for final, captured, path, order, king_end in walked]
             longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
@@ -367,6 +393,18 @@ class MoveGenerator:
             sequences = self.captures(own, opp, kings, white)
             return len(sequences) if paths else len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
+
+
+def _spell_walk(extend: Callable[..., bool], origin: int, occupied: int, names: Names,
+                longest: int) -> list[Spelt]:
+    """Every path of the man on `origin` that takes `longest` pieces, walked, grouped by
+    move (first path, its capture order, every path) in the order of first paths."""
+    walked: list = []
+    extend(origin, False, 0, (), (), walked, occupied)
+    sequences = [(origin, final, captured, king_end, path, order)
+                 for final, captured, path, order, king_end in walked
+                 if captured.bit_count() == longest]
+    return [cast(Spelt, group[4]) for group in _grouped(_named(sequences, names))]
 
 
 def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:

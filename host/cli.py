@@ -48,12 +48,13 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def king_search() -> str:
-    """How flying kings' captures are searched here: compiled, or in Python where no C
-    compiler built engine/king_search.c at install (`engine.native_kings`)."""
-    from engine import native_kings
+def capture_search() -> str:
+    """How captures under the majority rule with flying kings are searched here:
+    compiled, or in Python where no C compiler built engine/capture_search.c at install
+    (`engine.native_captures`)."""
+    from engine import native_captures
 
-    if native_kings.available():
+    if native_captures.available():
         return "compiled"
     return "Python"  # not built (no C compiler at install), or DRAUGHTSBOARD_PURE_PYTHON set
 
@@ -74,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A draughts board that knows the rules: play, check games, drive the board.",
     )
     parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {version()} (king search: {king_search()})")
+                        version=f"%(prog)s {version()} (capture search: {capture_search()})")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in COMMAND_MODULES:

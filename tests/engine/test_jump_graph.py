@@ -6,7 +6,7 @@ that board gains). These tests pin that the shortcut is exact: the board a king'
 gain builds is the board rebuilt without the king, every jump a king reaches is
 what exploring its own board alone finds, and the legal moves with every group of
 kings sharing (not only groups of `SHARED_FROM` on boards of `SHARED_BOARD`) are the
-reference generator's. The compiled search (engine/native_kings.py) is turned off
+reference generator's. The compiled search (engine/native_captures.py) is turned off
 here: these tests are about the Python search, which never shares a board when the
 compiled one is in use.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 import engine.movegen
-from engine import Position, get_variant, native_kings
+from engine import Position, get_variant, native_captures
 from engine.jump_graph import Board, JumpGraph, KingTables, Tables
 from engine.king_captures import EnemyPieces, KingCaptures
 from engine.king_paths import NODE
@@ -34,7 +34,7 @@ VARIANTS = ("international", "brazilian", "russian")
 
 @pytest.fixture(autouse=True)
 def _python_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native_kings, "_king_endings", None)
+    monkeypatch.setattr(native_captures, "_longest_captures", None)
 
 
 def sides(white: int, black: int, turn: str) -> tuple[int, int]:

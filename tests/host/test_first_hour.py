@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine import Position, get_variant, native_kings
+from engine import Position, get_variant, native_captures
 from host.config import Config
 from host.session import Session
 from host.streams.events import run_stream
@@ -145,14 +145,14 @@ def test_run_events_names_the_real_line_of_a_bad_line(tmp_path: Path) -> None:
 
 
 def test_version_says_how_kings_are_searched() -> None:
-    """The version, and whether the compiled king search was built (a builder's check
+    """The version, and whether the compiled capture search was built (a builder's check
     that `pip install` found a C compiler); turned off, it says Python."""
-    built = "compiled" if native_kings.available() else "Python"
+    built = "compiled" if native_captures.available() else "Python"
     for pure, search in (("", built), ("1", "Python")):
         result = subprocess.run(
             [sys.executable, "-m", "host.cli", "--version"], capture_output=True, text=True,
             cwd=ROOT, env={**os.environ, "DRAUGHTSBOARD_PURE_PYTHON": pure},
         )
         assert result.returncode == 0
-        assert re.fullmatch(rf"draughtsboard \d+\.\d+\.\d+ \(king search: ({search})\)\n",
+        assert re.fullmatch(rf"draughtsboard \d+\.\d+\.\d+ \(capture search: ({search})\)\n",
                             result.stdout), result.stdout

@@ -1,24 +1,28 @@
-/* A flying king's longest captures, compiled: the search of engine/king_captures.py.
+/* One piece's longest captures under the majority rule with flying kings
+ * (International, Brazilian), compiled: a flying king's as engine/king_captures.py
+ * searches them, and a man's by the same search with a man's reach.
  *
- * Loaded with ctypes by engine/native_kings.py; it includes no Python header, so it
- * builds wherever a C compiler does (setup.py, an optional extension: without a
+ * Loaded with ctypes by engine/native_captures.py; it includes no Python header, so
+ * it builds wherever a C compiler does (setup.py, an optional extension: without a
  * compiler the engine searches in Python, with the same results).
  *
  * The model is engine/king_captures.py's, step for step, so that the two agree on
- * every board, order included (tests/engine/test_native_kings.py):
+ * every board, order included (tests/engine/test_native_captures.py):
  *
  * - A jump is "the enemy piece on p jumped along d", node p * 4 + d. Its landings
  *   are the empty squares beyond p along d, nearest first, up to the next piece or
- *   the edge. The board does not change during a capture (the pieces jumped stay
- *   until the move ends), and the king's own square is empty (`occupied` is the
- *   board without it).
+ *   the edge; a man's, the first of them only. The board does not change during a
+ *   capture (the pieces jumped stay until the move ends), and the piece's own
+ *   square is empty (`occupied` is the board without it).
  * - From each landing, in direction order, the jumps that may follow: straight on
  *   (the piece ending the run, when it is an enemy with an empty square behind it),
  *   placed among the two crossing directions by STRAIGHT_SLOT as the engine lists
  *   them; along each crossing direction, the first piece, when it is an enemy with
  *   an empty square behind it. A jump's edges are those next jumps once each, where
- *   each first comes (only straight on can come twice: from every landing).
- * - A state is (jump, pieces taken). Layer 0 holds the first jumps from the king's
+ *   each first comes (only straight on can come twice: from every landing). A man
+ *   sees only the squares next to its landing: its next jumps are those of the
+ *   engine's square-by-square walk (engine/capture_walk.py), in the same order.
+ * - A state is (jump, pieces taken). Layer 0 holds the first jumps from the piece's
  *   square in direction order; layer k + 1 the states reached from layer k's, in the
  *   order of layer k and then of the edges, each where it first comes, along edges
  *   whose piece is not taken yet. The longest capture takes as many pieces as there
@@ -29,8 +33,8 @@
  * Pieces taken are returned as compact bits: the i-th enemy piece by square has bit
  * 1 << i, as engine.king_captures.EnemyPieces numbers them (below a state's node).
  *
- * Not reentrant: the tables below are static. engine/native_kings.py calls it through
- * ctypes.PyDLL, which holds the GIL for the whole call.
+ * Not reentrant: the tables below are static. engine/native_captures.py calls it
+ * through ctypes.PyDLL, which holds the GIL for the whole call.
  */
 
 #include <stdint.h>
@@ -50,9 +54,10 @@
 static const int STRAIGHT_SLOT[4] = {0, 1, 1, 2};
 static const int CROSSING[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 
-/* one search's board */
+/* one search's board, and how far the piece sees */
 static const int8_t *next_square;     /* next_square[s * 4 + d]: the neighbour, or -1 */
 static uint64_t occupied_squares, enemy_squares;
+static int flying;                    /* a king (it sees along whole diagonals) or a man */
 
 /* what exploring found, per node (valid while explored[node]) */
 static uint8_t explored[MAX_NODES];
@@ -81,11 +86,11 @@ static int is_empty(int square)
 }
 
 /* The piece that may be jumped first looking along d from `from` (an enemy piece with
- * an empty square right behind it), or -1. */
+ * an empty square right behind it; for a man, right next to `from`), or -1. */
 static int jumpable_along(int from, int d)
 {
     int square = next_square[from * 4 + d];
-    while (square >= 0 && !(occupied_squares >> square & 1))
+    while (flying && square >= 0 && !(occupied_squares >> square & 1))
         square = next_square[square * 4 + d];
     if (square < 0 || !(enemy_squares >> square & 1))
         return -1;
@@ -108,6 +113,8 @@ static void explore(int node)
     while (square >= 0 && !(occupied_squares >> square & 1)) {
         land_square[node][lands++] = (uint8_t)square;
         square = next_square[square * 4 + d];
+        if (!flying)
+            break;  /* a man lands right behind; straight on, it jumps what is next */
     }
     land_count[node] = (uint8_t)lands;
     edge_count[node] = 0;
@@ -160,19 +167,21 @@ static uint64_t compact(uint64_t taken)
     return bits;
 }
 
-/* The king on `origin` (not in `occupied`) capturing the pieces `enemy`, on the board
- * whose neighbours are `next` (n squares * 4 directions, -1 off the board): writes
- * its endings (landing, pieces taken as compact bits) to `out_land` and
+/* The piece on `origin` (not in `occupied`; a flying king if `king`, else a man that
+ * captures in all four directions) capturing the pieces `enemy`, on the board whose
+ * neighbours are `next` (n squares * 4 directions, -1 off the board): writes its
+ * endings (landing, pieces taken as compact bits) to `out_land` and
  * `out_taken`, at most `capacity`, and counts[0] = pieces the longest capture takes,
  * counts[1] = states searched. Returns how many endings, or -1 when the search
  * outgrows the tables or `capacity` (then nothing is written that counts). */
-int king_endings(const int8_t *next, int origin, uint64_t occupied, uint64_t enemy,
-                 int32_t *out_land, uint64_t *out_taken, int capacity,
-                 int32_t *counts)
+int longest_captures(const int8_t *next, int origin, uint64_t occupied, uint64_t enemy,
+                     int king, int32_t *out_land, uint64_t *out_taken, int capacity,
+                     int32_t *counts)
 {
     next_square = next;
     occupied_squares = occupied;
     enemy_squares = enemy;
+    flying = king;
     memset(explored, 0, sizeof explored);
     if (++generation == 0) {  /* wrapped: every entry would look current */
         memset(keys, 0, sizeof keys);
