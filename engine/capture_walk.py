@@ -17,7 +17,8 @@ from engine.variant import (
 )
 
 if TYPE_CHECKING:
-    from engine.movegen import MoveGenerator, RawMove
+    from engine.movegen import MoveGenerator
+    from engine.raw_moves import RawMove
 
 
 def capture_walker(generator: MoveGenerator, opp: int, kings: int, promo: int,

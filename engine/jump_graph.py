@@ -33,7 +33,7 @@ _STRAIGHT_SLOT = (0, 1, 1, 2)
 
 # several kings share one exploration from this many on, on boards of this size or
 # more; fewer kings, or kings on a smaller board, explore one board each
-# (`engine.movegen`): sharing costs each king what its board gains and the jumps it
+# (`engine.majority_captures`): sharing costs each king what its board gains and the jumps it
 # explores again, which pays only where a king's own exploration is large, as on a
 # crowded 10 x 10 board (measured 2026-12-02: nine kings' searches 650 -> 482 us,
 # thirteen small ones even; shared, 8 x 8 boards with four or more capturing kings

@@ -63,10 +63,9 @@ from engine import native_captures
 from engine.jump_graph import Board, JumpGraph, KingTables, Tables
 from engine.king_paths import NODE, NODE_BITS, EveryPath, KingPaths, Layer, PathsLater, Spelt
 from engine.king_paths import Ending as _Ending
+from engine.raw_moves import RawMove
 from engine.rays import Rays
 
-# RawMove, as engine.movegen defines it (not imported: movegen imports this module)
-_RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 _NODE = NODE
 
 # a king whose search has at most this many states has its moves' paths spelt at once
@@ -207,7 +206,7 @@ class KingCaptures:
         assert self._layers is not None
         return self._layers
 
-    def paths(self, out: list[_RawMove]) -> None:
+    def paths(self, out: list[RawMove]) -> None:
         """Append every longest capture, one raw move per landing path, its landings and
         the pieces it jumps in the names given (origin, destination and captured mask
         stay bits)."""
@@ -215,7 +214,7 @@ class KingCaptures:
         for spelt, (destination, taken) in self.spelling().spelt():
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
-    def firsts(self, out: list[_RawMove]) -> None:
+    def firsts(self, out: list[RawMove]) -> None:
         """Append every longest capture once per (destination, pieces taken), with its
         first path, in the order of first paths (what `paths` then keeping each move's
         first path gives), without spelling the other paths (`KingPaths.endings`)."""
@@ -232,7 +231,7 @@ class KingCaptures:
             spelt = spelling.first_path(state, land)
             out.append((origin, destination, mask_of(taken), True, spelt[1::2], spelt[0::2]))
 
-    def unspelt(self, out: list[_RawMove]) -> None:
+    def unspelt(self, out: list[RawMove]) -> None:
         """Append every longest capture once per (destination, pieces taken), in the order
         of first paths, as raw moves without a path or capture order (empty tuples)."""
         origin, mask_of = self.origin, self._pieces.mask

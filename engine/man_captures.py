@@ -21,10 +21,8 @@ from collections.abc import Callable
 from engine import native_captures
 from engine.king_captures import EnemyPieces
 from engine.king_paths import EveryPath, PathsLater, Spelt
+from engine.raw_moves import RawMove
 from engine.rays import Rays
-
-# RawMove, as engine.movegen defines it (not imported: movegen imports this module)
-_RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 
 
 class ManCaptures:
@@ -43,7 +41,7 @@ class ManCaptures:
                  pieces: EnemyPieces, names: tuple[int, ...], crowning: int,
                  spell: Callable[[], list[Spelt]]) -> None:
         """`spell`: every path of the longest captures, grouped by move in the order of
-        `endings` (the walk's, `engine.movegen`)."""
+        `endings` (the walk's, `engine.majority_captures`)."""
         self.origin, self.longest, self._endings = origin, longest, endings
         self._pieces, self._names, self._crowning = pieces, names, crowning
         self._spell = spell
@@ -61,7 +59,7 @@ class ManCaptures:
         longest, _, endings = found
         return cls(origin, longest, endings, pieces, names, crowning, lambda: spell(longest))
 
-    def unspelt(self, out: list[_RawMove]) -> None:
+    def unspelt(self, out: list[RawMove]) -> None:
         """Append every longest capture once per (destination, pieces taken), in the order
         of first paths, as raw moves without a path or capture order (empty tuples)."""
         origin, mask, crowning = self.origin, self._pieces.mask, self._crowning

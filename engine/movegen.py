@@ -7,9 +7,11 @@ were jumped. Positions are three ints (`own`, `opp`, `kings`) from the mover's
 point of view plus who moves, because the men's forward direction depends on
 colour. Quiet moves of men are generated for all men at once with shifts; only
 captures walk square by square, since they are rare and short. The exception
-is a flying king under the plain majority rule (International, Brazilian),
-whose captures can run to a dozen pieces in hundreds of orders: it gets its own
-breadth-first search (`engine.king_captures`). A caller that shows squares can
+are captures under the plain majority rule with flying kings (International,
+Brazilian), which can run to a dozen pieces in hundreds of orders: each piece is
+searched on its own (`engine.majority_captures`), a king by a breadth-first search
+(`engine.king_captures`), and kings and men by the compiled search where it is built
+(`engine.native_captures`). A caller that shows squares can
 ask for paths and orders already written in square numbers (`legal(names=)`).
 
 The rules (mandatory capture, precedence, promotion during a capture, flying
@@ -18,15 +20,22 @@ kings) come from the `Variant`; `MoveGenerator` caches what it needs of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache, partial
-from typing import cast
+from functools import cache
 
+from engine import majority_captures
 from engine.capture_walk import apply_precedence, capture_walker
-from engine.jump_graph import SHARED_BOARD, SHARED_FROM, JumpGraph
-from engine.king_captures import EnemyPieces, KingCaptures
-from engine.king_paths import PathsLater, Spelt
-from engine.man_captures import ManCaptures
+from engine.raw_moves import (
+    FIRSTS,
+    GROUPED,
+    PATHS,
+    UNSPELT,
+    Grouped,
+    Names,
+    RawMove,
+    grouped,
+    named,
+    unique_moves,
+)
 from engine.rays import rays_for
 from engine.variant import (
     FREE,
@@ -35,19 +44,7 @@ from engine.variant import (
     Variant,
 )
 
-RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
-# (origin, destination, king after, pieces taken, (first path, its capture order,
-# every path) or, for a capture found by layers (a flying king's, or any under the
-# compiled search), the same spelt when asked)
-Grouped = tuple[int, int, bool, frozenset[int], Spelt | PathsLater]
-# what `MoveGenerator.captures` lists: every path, one raw move per move with its first
-# path, moves as `grouped` lists them, or one raw move per move, those found by layers
-# without path or order
-PATHS, FIRSTS, GROUPED, UNSPELT = "paths", "firsts", "grouped", "unspelt"
 _NOTHING_TAKEN: frozenset[int] = frozenset()
-Names = tuple[int, ...]  # bit index -> a number for it (the variant's square numbers)
-# one piece's captures under the majority rule with flying kings (`MoveGenerator._searched`)
-Searched = list[RawMove] | KingCaptures | ManCaptures
 
 
 def _bits(mask: int):
@@ -224,32 +221,10 @@ class MoveGenerator:
                 starters |= (((empty << -d) & targets) << -d) & own
         if self.kings_by_layers:
             # paths wanted now: the Python search spells them, the compiled one would not
-            found, longest = self._searched(starters, occupied_all, opp, kings, white, names,
-                                            compiled=want in (UNSPELT, GROUPED))
-            result: list = []
-            for here in found:
-                if isinstance(here, KingCaptures):
-                    if here.longest == longest:
-                        if want == PATHS:
-                            here.paths(result)
-                        elif want == FIRSTS:
-                            here.firsts(result)
-                        elif want == UNSPELT:
-                            here.unspelt(result)
-                        else:
-                            here.moves(result)
-                elif isinstance(here, ManCaptures):  # only made for UNSPELT and GROUPED
-                    if here.longest == longest:
-                        if want == UNSPELT:
-                            here.unspelt(result)
-                        else:
-                            here.moves(result)
-                else:
-                    longest_here = [s for s in here if s[2].bit_count() == longest]
-                    if names is not None:
-                        longest_here = _named(longest_here, names)
-                    result.extend(_wanted(longest_here, want))
-            return result
+            found, longest = majority_captures.searched(
+                self, starters, occupied_all, opp, kings, white, names,
+                compiled=want in (UNSPELT, GROUPED))
+            return majority_captures.listed(found, longest, names, want)
         sequences: list[RawMove] = []
         promo = self.top_row if white else self.bottom_row
         extend = capture_walker(self, opp, kings, promo, self.men_jumps[white])
@@ -262,10 +237,10 @@ class MoveGenerator:
         if len(sequences) > 1 and self.capture_rule != FREE:
             sequences = apply_precedence(self.capture_rule, sequences, kings)
         if names is not None:
-            sequences = _named(sequences, names)
+            sequences = named(sequences, names)
         if want == PATHS:
             return sequences
-        return _grouped(sequences) if want == GROUPED else unique_moves(sequences)
+        return grouped(sequences) if want == GROUPED else unique_moves(sequences)
 
     def _king_capture_count(self, own: int, opp: int, kings: int, white: bool,
                             paths: bool) -> int:
@@ -273,20 +248,10 @@ class MoveGenerator:
         flying kings are searched by layers: theirs counted without spelling a path
         (`KingCaptures.move_count`, `path_count`; a man's by `ManCaptures.move_count`
         when not counting paths)."""
-        found, longest = self._searched(self._starters(own, opp, kings, white), own | opp,
-                                        opp, kings, white, None, compiled=not paths)
-        count = 0
-        for here in found:
-            if isinstance(here, KingCaptures):
-                if here.longest == longest:
-                    count += here.path_count() if paths else here.move_count()
-            elif isinstance(here, ManCaptures):
-                if here.longest == longest:
-                    count += here.move_count()
-            else:
-                longest_here = [s for s in here if s[2].bit_count() == longest]
-                count += len(longest_here if paths else {(s[0], s[1], s[2]) for s in longest_here})
-        return count
+        found, longest = majority_captures.searched(
+            self, self._starters(own, opp, kings, white), own | opp, opp, kings, white, None,
+            compiled=not paths)
+        return majority_captures.counted(found, longest, paths)
 
     def _starters(self, own: int, opp: int, kings: int, white: bool) -> int:
         """The pieces that may start a capture (as `captures` finds them)."""
@@ -300,50 +265,6 @@ class MoveGenerator:
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
         return starters
-
-    def _searched(self, starters: int, occupied_all: int, opp: int, kings: int, white: bool,
-                  names: Names | None,
-                  compiled: bool) -> tuple[list[Searched], int]:
-        """The majority rule with flying kings: per starting piece, by origin, its
-        captures: a king's search (`engine.king_captures`, paths to be spelt in
-        `names`), a man's walked; with `compiled`, for a caller that reads no path now,
-        the compiled search answers first (a king's search, and a man's as
-        `ManCaptures`). And how many pieces the longest capture takes."""
-        crowning = self.top_row if white else self.bottom_row
-        extend = (capture_walker(self, opp, kings, crowning, self.men_jumps[white])
-                  if starters & ~kings else None)  # only made when a man can capture
-        found: list[Searched] = []
-        longest = 0
-        named = self.bit_names if names is None else names
-        pieces = EnemyPieces(opp, len(self.bit_names))
-        capturing = starters & kings  # several kings explore one board's jumps together
-        graph = (JumpGraph(self.king_rays, occupied_all, opp, pieces.bit, named, capturing)
-                 if capturing.bit_count() >= SHARED_FROM and self.variant.size >= SHARED_BOARD
-                 else None)
-        for origin in _bits(starters):
-            occupied = occupied_all & ~(1 << origin)
-            if kings >> origin & 1:
-                search = KingCaptures(self.king_rays, origin, occupied, opp, pieces, named,
-                                      graph, compiled)
-                longest = max(longest, search.longest)
-                found.append(search)
-                continue
-            assert extend is not None  # a man that may capture
-            if compiled:
-                man = ManCaptures.search(self.king_rays, origin, occupied, opp, pieces, named,
-                                         crowning, partial(_spell_walk, extend, origin,
-                                                           occupied, named))
-                if man is not None:
-                    longest = max(longest, man.longest)
-                    found.append(man)
-                    continue
-            walked: list = []
-            extend(origin, False, 0, (), (), walked, occupied)
-            sequences = [(origin, final, captured, king_end, path, order)
-                         for final, captured, path, order, king_end in walked]
-            longest = max(longest, max((s[2].bit_count() for s in sequences), default=0))
-            found.append(sequences)
-        return found, longest
 
     # ----------------------------------------------------------------- legal
     def legal(self, own: int, opp: int, kings: int, white: bool, paths: bool = False,
@@ -393,65 +314,6 @@ class MoveGenerator:
             sequences = self.captures(own, opp, kings, white)
             return len(sequences) if paths else len({(s[0], s[1], s[2]) for s in sequences})
         return self.count_quiet(own, opp, kings, white)
-
-
-def _spell_walk(extend: Callable[..., bool], origin: int, occupied: int, names: Names,
-                longest: int) -> list[Spelt]:
-    """Every path of the man on `origin` that takes `longest` pieces, walked, grouped by
-    move (first path, its capture order, every path) in the order of first paths."""
-    walked: list = []
-    extend(origin, False, 0, (), (), walked, occupied)
-    sequences = [(origin, final, captured, king_end, path, order)
-                 for final, captured, path, order, king_end in walked
-                 if captured.bit_count() == longest]
-    return [cast(Spelt, group[4]) for group in _grouped(_named(sequences, names))]
-
-
-def _named(sequences: list[RawMove], names: Names) -> list[RawMove]:
-    """`sequences` with each path and capture order written in `names`."""
-    name = names.__getitem__
-    return [(origin, destination, captured, king_after, tuple(map(name, path)),
-             tuple(map(name, order)))
-            for origin, destination, captured, king_after, path, order in sequences]
-
-
-def _wanted(sequences: list[RawMove], want: str) -> list:
-    """`sequences` (every path, listing order) in the form `want` asks (see
-    `MoveGenerator.captures`)."""
-    if want == PATHS:
-        return sequences
-    if want == GROUPED:
-        return _grouped(sequences)
-    return unique_moves(sequences)
-
-
-def _grouped(sequences: list[RawMove]) -> list[Grouped]:
-    """`sequences` grouped by (origin, destination, captured set), in the order each
-    group's first path comes (see `MoveGenerator.grouped`)."""
-    groups: dict[tuple[int, int, int], list[RawMove]] = {}
-    for s in sequences:
-        key = (s[0], s[1], s[2])
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [s]
-        else:
-            group.append(s)
-    return [(origin, destination, king_after, frozenset(order),
-             (path, order, tuple([s[4] for s in group])))
-            for (origin, destination, _, king_after, path, order), group
-            in ((group[0], group) for group in groups.values())]
-
-
-def unique_moves(sequences: list[RawMove]) -> list[RawMove]:
-    """Keep the first path of each (origin, destination, captured set)."""
-    seen: set[tuple[int, int, int]] = set()
-    unique = []
-    for s in sequences:
-        key = (s[0], s[1], s[2])
-        if key not in seen:
-            seen.add(key)
-            unique.append(s)
-    return unique
 
 
 @cache

@@ -9,7 +9,7 @@ king, the walk of `engine.capture_walk` for a man): the number of pieces taken, 
 states searched and the endings (landing, pieces taken as compact bits) in the
 order of their first paths.
 
-`engine.movegen` asks here first, for a caller that reads no path at once, and
+`engine.majority_captures` asks here first, for a caller that reads no path at once, and
 searches in Python when `endings` gives None: the library is missing,
 `DRAUGHTSBOARD_PURE_PYTHON` is set, or the search outgrew the library's tables.
 Paths are always spelt in Python, from a Python search made when they are first

@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 
 from engine.errors import EngineError, FenError, IllegalMoveError
 from engine.king_paths import PathsLater
-from engine.movegen import Grouped, RawMove, generator_for
+from engine.movegen import generator_for
+from engine.raw_moves import Grouped, RawMove
 from engine.variant import BLACK, WHITE, Variant, get_variant
 
 

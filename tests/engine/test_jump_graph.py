@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine.movegen
+import engine.majority_captures
 from engine import Position, get_variant, native_captures
 from engine.jump_graph import Board, JumpGraph, KingTables, Tables
 from engine.king_captures import EnemyPieces, KingCaptures
@@ -112,8 +112,8 @@ def test_every_jump_a_king_reaches_is_what_its_own_board_gives(variant: str) -> 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_legal_moves_when_any_two_kings_share(variant: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.movegen, "SHARED_FROM", 2)
-    monkeypatch.setattr(engine.movegen, "SHARED_BOARD", 8)
+    monkeypatch.setattr(engine.majority_captures, "SHARED_FROM", 2)
+    monkeypatch.setattr(engine.majority_captures, "SHARED_BOARD", 8)
     rules = get_variant(variant)
     longest = [assert_same_raw(rules, *board) for board in mutated_boards(rules, 120, seed=41)]
     assert sum(n >= 6 for n in longest) >= 30
