@@ -285,9 +285,9 @@ class MoveGenerator:
     def moves_only(self, own: int, opp: int, kings: int, white: bool) -> list[RawMove]:
         """The moves `legal` lists, in the same order, for a caller that reads only a raw
         move's origin, destination, captured mask and king after (the computer's
-        search): a flying king's captures under the majority rule carry an empty path
-        and capture order, so none of its paths is spelt (any other move is as `legal`
-        gives it)."""
+        search): a flying king's captures under the majority rule, and a man's where the
+        compiled search lists them, carry an empty path and capture order, so none of
+        their paths is spelt (any other move is as `legal` gives it)."""
         if self.has_capture(own, opp, kings, white):
             return self.captures(own, opp, kings, white, None, UNSPELT)
         return self.quiet_moves(own, opp, kings, white)
@@ -297,8 +297,9 @@ class MoveGenerator:
         captured set), in the order of their first paths, as (origin, destination, king
         after, pieces taken, (first path, its capture order, every path)), pieces, paths
         and orders of captures written in `names` (a quiet move's one path stays bits).
-        A flying king's capture has a `PathsLater` for the last: its paths are spelt
-        when asked, for all that king's moves at once."""
+        A flying king's capture (and a man's, where the compiled search lists it) has a
+        `PathsLater` for the last: its paths are spelt when asked, for all that
+        piece's moves at once."""
         if self.has_capture(own, opp, kings, white):
             return self.captures(own, opp, kings, white, names, GROUPED)
         return [(origin, destination, king_after, _NOTHING_TAKEN, (path, (), (path,)))

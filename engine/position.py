@@ -66,9 +66,10 @@ class Move:
 
 
 class _PathsSpeltLater(Move):
-    """A flying king's capture from `legal_moves()` whose `path`, `paths` and
-    `captured_order` are spelt when one of them is first read (then for every move of
-    that king at once: `engine.king_paths.EveryPath`); the other fields are set
+    """A capture from `legal_moves()` (a flying king's, or a man's where the compiled
+    search listed it) whose `path`, `paths` and `captured_order` are spelt when one of
+    them is first read (then for every move of that piece at once:
+    `engine.king_paths.EveryPath`); the other fields are set
     when it is made. Otherwise a `Move` in every way: equal, hashed and shown the
     same; `dataclasses.replace` reads every field; a copy or a pickle is a plain
     `Move` with every field spelt."""
@@ -102,7 +103,7 @@ class _PathsSpeltLater(Move):
 # The generator's own moves are made without the frozen dataclass's `__init__` (one
 # guarded attribute call per field: a fifth of `legal_moves()` on a position with many
 # moves), their `__dict__` set in one go (`Position._moves`). Every field is set there
-# (`path`, `paths` and `captured_order` of a flying king's capture when first read); a
+# (`path`, `paths` and `captured_order` of a capture found by layers when first read); a
 # field added to `Move` must be added there too (tests/engine/test_movegen_exact.py
 # checks that the two agree).
 _new_object = object.__new__
