@@ -202,7 +202,7 @@ class Position:
 
     def _moves(self, grouped: list[Grouped]) -> list[Move]:
         """Moves from the generator's groups (`MoveGenerator.grouped`: capture paths and
-        orders already in square numbers; a flying king's spelt when first read)."""
+        orders already in square numbers; those found by layers spelt when first read)."""
         variant = self.variant
         square = variant.bit_to_square
         kings = self.kings
