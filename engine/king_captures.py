@@ -80,21 +80,43 @@ class EnemyPieces:
     `mask` and `named` remember what they worked out per set, for one naming of the
     squares (one move generation)."""
 
-    __slots__ = ("bit", "square", "_masks", "_named")
+    __slots__ = ("_opp", "_squares", "_bit", "_square", "_masks", "_named")
 
     def __init__(self, opp: int, squares: int) -> None:
-        bit = [0] * squares
+        """Nothing is worked out yet: a position whose captures the compiled search
+        lists and that are only counted never reads the numbering."""
+        self._opp, self._squares = opp, squares
+        self._bit: list[int] | None = None
+        self._square: list[int] | None = None
+        self._masks: dict[int, int] = {}
+        self._named: dict[int, frozenset[int]] = {}
+
+    @property
+    def bit(self) -> list[int]:
+        if self._bit is None:
+            self._number()
+        assert self._bit is not None
+        return self._bit
+
+    @property
+    def square(self) -> list[int]:
+        if self._square is None:
+            self._number()
+        assert self._square is not None
+        return self._square
+
+    def _number(self) -> None:
+        bit = [0] * self._squares
         square: list[int] = []
         compact = 1 << NODE_BITS
+        opp = self._opp
         while opp:
             low = opp & -opp
             square.append(low.bit_length() - 1)
             bit[square[-1]] = compact
             opp ^= low
             compact <<= 1
-        self.bit, self.square = bit, square
-        self._masks: dict[int, int] = {}
-        self._named: dict[int, frozenset[int]] = {}
+        self._bit, self._square = bit, square
 
     def mask(self, taken: int) -> int:
         """The squares of the pieces `taken`, as a bitboard."""

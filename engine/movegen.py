@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine import majority_captures
+from engine import majority_captures, native_captures
 from engine.capture_walk import apply_precedence, capture_walker
 from engine.raw_moves import (
     FIRSTS,
@@ -219,11 +219,14 @@ class MoveGenerator:
                 starters |= (((empty >> d) & targets) >> d) & own
             else:
                 starters |= (((empty << -d) & targets) << -d) & own
-        if self.kings_by_layers:
-            # paths wanted now: the Python search spells them, the compiled one would not
+        # Searched piece by piece where a king may capture, or where the compiled search
+        # lists men's captures (paths not wanted now: the Python search and the walk
+        # spell them, the compiled search would not); men walked together otherwise.
+        compiled = want in (UNSPELT, GROUPED)
+        if self.kings_by_layers and (starters & kings or compiled
+                                     and native_captures.available()):
             found, longest = majority_captures.searched(
-                self, starters, occupied_all, opp, kings, white, names,
-                compiled=want in (UNSPELT, GROUPED))
+                self, starters, occupied_all, opp, kings, white, names, compiled)
             return majority_captures.listed(found, longest, names, want)
         sequences: list[RawMove] = []
         promo = self.top_row if white else self.bottom_row
