@@ -96,6 +96,9 @@ WORST_POSITIONS: tuple[tuple[str, str, str], ...] = (
      "W:WK3,K15,38,K41,K47,48:BK1,2,4,6,K7,K12,K13,14,K21,22,K23,24,31,32,K33,34,35,42,43,44,"
      "45,46",
      "search, seed 11, kings compiled: a man taking ten, 13 moves"),
+    ("international",
+     "W:W38,48:BK1,2,4,6,K7,K12,K13,14,K21,22,K23,24,31,32,K33,34,35,42,43,44,45,46",
+     "the row above without its kings: men alone, one taking ten"),
     ("brazilian", "W:WK4,K23,K28,K29,K32:BK1,7,8,9,10,12,14,K16,17,K18,19,21,25,26,K27",
      "search: five kings"),
     ("russian", "W:WK5,K10,K25,30:B1,3,4,6,7,K14,15,16,21,22,23,27,K29,K32",
