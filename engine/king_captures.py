@@ -80,43 +80,38 @@ class EnemyPieces:
     `mask` and `named` remember what they worked out per set, for one naming of the
     squares (one move generation)."""
 
-    __slots__ = ("_opp", "_squares", "_bit", "_square", "_masks", "_named")
+    __slots__ = ("_opp", "_squares", "_numbering", "_masks", "_named")
 
     def __init__(self, opp: int, squares: int) -> None:
         """Nothing is worked out yet: a position whose captures the compiled search
         lists and that are only counted never reads the numbering."""
         self._opp, self._squares = opp, squares
-        self._bit: list[int] | None = None
-        self._square: list[int] | None = None
+        self._numbering: tuple[list[int], list[int]] | None = None  # (bit, square)
         self._masks: dict[int, int] = {}
         self._named: dict[int, frozenset[int]] = {}
 
     @property
     def bit(self) -> list[int]:
-        if self._bit is None:
-            self._number()
-        assert self._bit is not None
-        return self._bit
+        return self._numbered()[0]
 
     @property
     def square(self) -> list[int]:
-        if self._square is None:
-            self._number()
-        assert self._square is not None
-        return self._square
+        return self._numbered()[1]
 
-    def _number(self) -> None:
-        bit = [0] * self._squares
-        square: list[int] = []
-        compact = 1 << NODE_BITS
-        opp = self._opp
-        while opp:
-            low = opp & -opp
-            square.append(low.bit_length() - 1)
-            bit[square[-1]] = compact
-            opp ^= low
-            compact <<= 1
-        self._bit, self._square = bit, square
+    def _numbered(self) -> tuple[list[int], list[int]]:
+        if self._numbering is None:
+            bit = [0] * self._squares
+            square: list[int] = []
+            compact = 1 << NODE_BITS
+            opp = self._opp
+            while opp:
+                low = opp & -opp
+                square.append(low.bit_length() - 1)
+                bit[square[-1]] = compact
+                opp ^= low
+                compact <<= 1
+            self._numbering = (bit, square)
+        return self._numbering
 
     def mask(self, taken: int) -> int:
         """The squares of the pieces `taken`, as a bitboard."""
@@ -152,8 +147,8 @@ class KingCaptures:
     (`_searched`), and ``_endings`` is already what `_last_endings` gives.
     """
 
-    __slots__ = ("origin", "longest", "states", "_board", "_names", "_pieces", "_firsts",
-                 "_jumps", "_layers", "_endings")
+    __slots__ = ("origin", "longest", "states", "_board", "_graph", "_names", "_pieces",
+                 "_firsts", "_jumps", "_layers", "_endings")
 
     def __init__(self, rays: Rays, origin: int, occupied: int, opp: int,
                  pieces: EnemyPieces, names: tuple[int, ...],
@@ -171,7 +166,7 @@ class KingCaptures:
         board = Board(rays, occupied, opp) if graph is None else graph.whole
         jumpable = board.jumpable
         self.origin = origin
-        self._board = (rays, occupied, opp, bit_of, graph)
+        self._board, self._graph = board, graph
         self._names = names
         self._pieces = pieces
         firsts: list[tuple[int, int]] = []  # (piece, state) from the origin, direction order
@@ -190,19 +185,19 @@ class KingCaptures:
             return
         found = native_captures.endings(rays, origin, occupied, opp) if compiled else None
         if found is None:
-            self._search(board)
+            self._search()
         else:
             self.longest, self.states, self._endings = found
 
-    def _search(self, board: Board) -> None:
-        """The search in Python: explore the king's jumps (on `board`, its own, or the
-        shared graph's) and list its layers of states."""
-        rays, _, _, bit_of, graph = self._board
+    def _search(self) -> None:
+        """The search in Python: explore the king's jumps (on its own board, or through
+        the shared graph's) and list its layers of states."""
+        board, graph = self._board, self._graph
         first_jumps = [state & _NODE for _, state in self._firsts]
         jumps: Tables | KingTables
         if graph is None:  # the king alone: its own board
-            jumps = Tables(len(rays.ray_mask), marks=False)
-            board.explore(first_jumps, jumps, bit_of, self._names)
+            jumps = Tables(len(board.rays.ray_mask), marks=False)
+            board.explore(first_jumps, jumps, self._pieces.bit, self._names)
         else:
             jumps = graph.for_king(self.origin, first_jumps)
         self._jumps = jumps
@@ -223,8 +218,7 @@ class KingCaptures:
     def _searched(self) -> list[Layer]:
         """The layers of the Python search, made now if the compiled one answered."""
         if self._layers is None:
-            rays, occupied, opp, _, graph = self._board
-            self._search(Board(rays, occupied, opp) if graph is None else graph.whole)
+            self._search()
         assert self._layers is not None
         return self._layers
 
