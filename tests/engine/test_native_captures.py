@@ -18,6 +18,7 @@ DRAUGHTSBOARD_REQUIRE).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -76,24 +77,32 @@ def python_search(variant: str, origin: int, own: int, opp: int) -> KingCaptures
                         get_variant(variant).bit_to_square, compiled=False)
 
 
+def pieces(variant: str, seed: int,
+           kings_wanted: bool) -> Iterator[tuple[tuple, int, int, int, int, bool]]:
+    """Every king (or every man) of the side to move, both sides in turn, on the boards
+    of `seed`: (where, for a failure's message; origin, own, opp, kings, white to move)."""
+    rules = get_variant(variant)
+    for white, black, kings in boards(variant, 400, seed=seed):
+        for turn in (WHITE, "B"):
+            own, opp = (white, black) if turn == WHITE else (black, white)
+            chosen = own & kings if kings_wanted else own & ~kings
+            for origin in (b for b in range(chosen.bit_length()) if chosen >> b & 1):
+                where = (variant, Position(rules, white, black, kings, turn).fen(), origin)
+                yield where, origin, own, opp, kings, turn == WHITE
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_each_king_finds_what_the_python_search_finds(variant: str) -> None:
     rays = generator_for(get_variant(variant)).king_rays
     compared = longest = 0
-    for white, black, kings in boards(variant, 400, seed=61):
-        for turn in (WHITE, "B"):
-            own, opp = (white, black) if turn == WHITE else (black, white)
-            for origin in (b for b in range(own.bit_length()) if (own & kings) >> b & 1):
-                occupied = (own | opp) & ~(1 << origin)
-                got = native_captures.endings(rays, origin, occupied, opp)
-                assert got is not None
-                expected = python_search(variant, origin, own, opp)
-                where = (variant, Position(get_variant(variant), white, black, kings,
-                                           turn).fen(), origin)
-                assert got[:2] == (expected.longest, expected.states), where
-                assert got[2] == (expected._last_endings() if expected.longest else []), where
-                compared += 1
-                longest = max(longest, got[0])
+    for where, origin, own, opp, _, _ in pieces(variant, 61, kings_wanted=True):
+        got = native_captures.endings(rays, origin, (own | opp) & ~(1 << origin), opp)
+        assert got is not None
+        expected = python_search(variant, origin, own, opp)
+        assert got[:2] == (expected.longest, expected.states), where
+        assert got[2] == (expected._last_endings() if expected.longest else []), where
+        compared += 1
+        longest = max(longest, got[0])
     assert compared > 1000 and longest >= 8  # long captures among them
 
 
@@ -120,19 +129,14 @@ def walked(variant: str, origin: int, own: int, opp: int, kings: int,
 def test_each_man_finds_what_the_walk_finds(variant: str) -> None:
     rays = generator_for(get_variant(variant)).king_rays
     compared = longest = 0
-    for white, black, kings in boards(variant, 400, seed=81):
-        for turn in (WHITE, "B"):
-            own, opp = (white, black) if turn == WHITE else (black, white)
-            for origin in (b for b in range(own.bit_length()) if (own & ~kings) >> b & 1):
-                got = native_captures.endings(rays, origin, (own | opp) & ~(1 << origin), opp,
-                                              king=False)
-                assert got is not None
-                expected = walked(variant, origin, own, opp, kings, turn == WHITE)
-                where = (variant, Position(get_variant(variant), white, black, kings,
-                                           turn).fen(), origin)
-                assert (got[0], got[2]) == expected, where
-                compared += got[0] > 0
-                longest = max(longest, got[0])
+    for where, origin, own, opp, kings, white in pieces(variant, 81, kings_wanted=False):
+        got = native_captures.endings(rays, origin, (own | opp) & ~(1 << origin), opp,
+                                      king=False)
+        assert got is not None
+        expected = walked(variant, origin, own, opp, kings, white)
+        assert (got[0], got[2]) == expected, where
+        compared += got[0] > 0
+        longest = max(longest, got[0])
     assert compared > 300 and longest >= 5  # men capturing, some of them far
 
 
