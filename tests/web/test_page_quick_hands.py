@@ -44,3 +44,19 @@ def test_a_piece_put_down_and_lifted_again_at_once_is_lifted(page, server: Board
     square(page, 22).click()
     server.wait_for(lambda s: 22 in s["occupied"] and 18 not in s["occupied"])
     expect(page.locator("#hand-note")).to_have_attribute("data-holding", "false", timeout=SLOW)
+
+
+def test_a_click_on_a_piece_then_on_its_destination_before_the_board_answers_moves_it(
+    page, server: BoardServer
+) -> None:
+    # The pointer travels to d4 while the lift of c3 is still unanswered: that travel
+    # comes after the first click's release, so the first click stays a click (the piece
+    # stays in the hand) and the second puts it down, instead of a drag back onto c3.
+    open_board(page, server)
+    with board_held_up(server):
+        square(page, 22).click()  # c3 into the hand...
+        square(page, 18).click()  # ...and down on d4, before the board has answered either
+    state = server.wait_for(lambda s: s["moves"] == ["c3-d4"])
+    assert 22 not in state["occupied"] and 18 in state["occupied"]
+    expect(square(page, 18)).to_have_attribute("data-piece", "W", timeout=SLOW)
+    expect(page.locator("#hand-note")).to_have_attribute("data-holding", "false")

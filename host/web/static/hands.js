@@ -202,7 +202,10 @@ class Hands {
   pointerMove(event) {
     this.pointer = { x: event.clientX, y: event.clientY };
     const press = this.press;
-    if (press && event.pointerId === press.pointerId && !press.moved) {
+    // Only travel with the button still down makes a drag: a press whose release waits
+    // for the board (`act`) must not become one because the pointer went on to the next
+    // square after letting go.
+    if (press && event.pointerId === press.pointerId && !press.moved && event.buttons !== 0) {
       const dx = event.clientX - press.x;
       const dy = event.clientY - press.y;
       if (dx * dx + dy * dy > DRAG_THRESHOLD * DRAG_THRESHOLD) press.moved = true;
